@@ -1,0 +1,46 @@
+import { type DynamicModule, Module } from '@nestjs/common';
+import { APP_FILTER, APP_INTERCEPTOR, APP_PIPE } from '@nestjs/core';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { AllExceptionsFilter } from './common/errors/all-exceptions.filter';
+import { EnvelopeInterceptor } from './common/http/envelope.interceptor';
+import { createValidationPipe } from './common/http/validation.pipe';
+import { AppConfigModule } from './config/config.module';
+import type { Environment } from './config/environment';
+import { dataSourceOptions } from './database/data-source-options';
+import { DATABASE_RUNTIME, type DatabaseRuntime } from './database/database-runtime';
+import { DocsModule } from './modules/docs/docs.module';
+import { HealthModule } from './modules/health/health.module';
+import { OutboxModule } from './modules/outbox/outbox.module';
+import { queueConnection } from './queue/queue-connection';
+import { QueueModule } from './queue/queue.module';
+
+export interface AppModuleOptions {
+  env: Environment;
+  database: DatabaseRuntime;
+}
+
+@Module({})
+export class AppModule {
+  static forRoot({ env, database }: AppModuleOptions): DynamicModule {
+    const workers = env.WORKERS_ENABLED;
+    return {
+      module: AppModule,
+      global: true,
+      imports: [
+        AppConfigModule,
+        TypeOrmModule.forRoot(dataSourceOptions(database.url)),
+        QueueModule.forRoot({ workers, connection: queueConnection(env.REDIS_URL, database.url) }),
+        OutboxModule.forRoot({ workers }),
+        HealthModule,
+        DocsModule,
+      ],
+      providers: [
+        { provide: DATABASE_RUNTIME, useValue: database },
+        { provide: APP_PIPE, useFactory: createValidationPipe },
+        { provide: APP_INTERCEPTOR, useClass: EnvelopeInterceptor },
+        { provide: APP_FILTER, useClass: AllExceptionsFilter },
+      ],
+      exports: [DATABASE_RUNTIME],
+    };
+  }
+}

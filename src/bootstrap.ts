@@ -1,0 +1,43 @@
+import 'reflect-metadata';
+import { NestFactory } from '@nestjs/core';
+import type { NestExpressApplication } from '@nestjs/platform-express';
+import { SwaggerModule } from '@nestjs/swagger';
+import type { Logger } from 'pino';
+import { AppModule, type AppModuleOptions } from './app.module';
+import { buildOpenApiDocument } from './common/openapi/document';
+import { httpLogger } from './common/logging/http-logger';
+import { PinoNestLogger } from './common/logging/logger';
+import { DocsService } from './modules/docs/docs.service';
+
+/**
+ * Builds the whole application: HTTP pipeline, documents and Swagger UI. `preview` wires the
+ * modules without running any provider (no database, no queue), which is all the OpenAPI
+ * generator needs.
+ */
+export async function createApp(
+  options: AppModuleOptions,
+  logger: Logger,
+  { preview = false }: { preview?: boolean } = {},
+): Promise<NestExpressApplication> {
+  const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(options), {
+    bodyParser: false,
+    logger: new PinoNestLogger(logger),
+    abortOnError: false,
+    preview,
+  });
+  app.disable('x-powered-by');
+  app.set('trust proxy', 'loopback, linklocal, uniquelocal');
+  app.use(httpLogger(logger));
+  app.useBodyParser('json', { limit: options.env.BODY_LIMIT });
+
+  const document = buildOpenApiDocument(app);
+  if (!preview) {
+    app.get(DocsService).setDocument(document);
+    SwaggerModule.setup('api/docs', app, document, {
+      raw: false,
+      customSiteTitle: 'Support Chat Service API',
+      swaggerOptions: { url: '/api/v1/openapi.json' },
+    });
+  }
+  return app;
+}

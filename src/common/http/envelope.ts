@@ -1,0 +1,26 @@
+/** The four fields every JSON response carries (DESIGN section 3), plus `error_code` on errors. */
+export interface Envelope {
+  status: boolean;
+  message: string;
+  code: string;
+  datetime: string;
+  error_code?: string;
+}
+
+export function envelope(httpStatus: number, message: string, errorCode?: string): Envelope {
+  const head: Envelope = {
+    status: httpStatus < 400,
+    message,
+    code: String(httpStatus),
+    datetime: new Date().toISOString(),
+  };
+  if (errorCode) head.error_code = errorCode;
+  return head;
+}
+
+/** The default success text for a status, used when a route does not name its own. */
+export function defaultMessage(httpStatus: number): string {
+  if (httpStatus === 201) return 'Created.';
+  if (httpStatus === 202) return 'Accepted.';
+  return 'OK';
+}

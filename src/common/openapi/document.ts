@@ -1,0 +1,44 @@
+import type { INestApplication } from '@nestjs/common';
+import { DocumentBuilder, type OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
+import { VERSION } from '../../modules/health/health.service';
+
+/**
+ * The OpenAPI document of every route. It carries no server address, so the committed copy is the
+ * same on every machine; the served copy adds `PUBLIC_URL` as its server.
+ */
+export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
+  const config = new DocumentBuilder()
+    .setTitle('Support Chat Service API')
+    .setDescription(
+      'Public REST API v1 (API keys), widget API, agent API and operations endpoints. ' +
+        'Every JSON response carries the envelope fields `status`, `message`, `code` and `datetime`; ' +
+        'errors add `error_code`.',
+    )
+    .setVersion(VERSION)
+    .addBearerAuth({ type: 'http', scheme: 'bearer', description: 'Organization API key (scs_live_...)' }, 'api_key')
+    .addApiKey({ type: 'apiKey', in: 'header', name: 'X-Service-Key' }, 'service_key')
+    .addBearerAuth({ type: 'http', scheme: 'bearer', description: 'Agent session token' }, 'agent_token')
+    .addCookieAuth('scs_session', { type: 'apiKey', in: 'cookie', name: 'scs_session' }, 'agent_cookie')
+    .build();
+  const document = SwaggerModule.createDocument(app, config, {
+    operationIdFactory: (controllerKey, methodKey) => `${controllerKey.replace(/Controller$/, '')}_${methodKey}`,
+  });
+  return sortKeys(document) as OpenAPIObject;
+}
+
+/** Stable key order, so regenerating the document gives the same bytes. */
+function sortKeys(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(sortKeys);
+  if (value && typeof value === 'object') {
+    return Object.fromEntries(
+      Object.keys(value)
+        .sort()
+        .map((key) => [key, sortKeys((value as Record<string, unknown>)[key])]),
+    );
+  }
+  return value;
+}
+
+export function withServer(document: OpenAPIObject, url: string): OpenAPIObject {
+  return { ...document, servers: [{ url }] };
+}

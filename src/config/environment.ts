@@ -1,0 +1,155 @@
+import { plainToInstance, Transform } from 'class-transformer';
+import {
+  IsBoolean,
+  IsEmail,
+  IsIn,
+  IsInt,
+  IsOptional,
+  IsString,
+  IsUrl,
+  Matches,
+  Max,
+  Min,
+  validateSync,
+} from 'class-validator';
+
+const toBoolean = ({ value }: { value: unknown }): unknown => {
+  if (typeof value !== 'string') return value;
+  const normalized = value.trim().toLowerCase();
+  if (['true', '1', 'yes', 'on'].includes(normalized)) return true;
+  if (['false', '0', 'no', 'off'].includes(normalized)) return false;
+  return value;
+};
+
+const toInteger = ({ value }: { value: unknown }): unknown =>
+  typeof value === 'string' && /^-?\d+$/.test(value.trim()) ? Number(value) : value;
+
+const emptyToUndefined = ({ value }: { value: unknown }): unknown =>
+  typeof value === 'string' && value.trim() === '' ? undefined : value;
+
+export const PLANS = ['free', 'pro', 'business'] as const;
+export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+
+/**
+ * Every variable the service reads, with its default. `.env.example` documents the same list;
+ * `loadEnvironment` refuses to start on a bad value and names the variable.
+ */
+export class Environment {
+  @Transform(toInteger)
+  @IsInt()
+  @Min(0)
+  @Max(65535)
+  PORT = 3000;
+
+  @IsString()
+  HOST = '0.0.0.0';
+
+  @IsString()
+  DATA_DIR = './.data';
+
+  @Transform(emptyToUndefined)
+  @IsOptional()
+  @Matches(/^postgres(ql)?:\/\/\S+$/, { message: 'must be a postgres:// connection URL' })
+  DATABASE_URL?: string;
+
+  @Transform(emptyToUndefined)
+  @IsOptional()
+  @Matches(/^rediss?:\/\/\S+$/, { message: 'must be a redis:// or rediss:// URL' })
+  REDIS_URL?: string;
+
+  @Transform(emptyToUndefined)
+  @IsOptional()
+  @IsUrl({ require_tld: false, require_protocol: true, protocols: ['http', 'https'] })
+  PUBLIC_URL?: string;
+
+  @Transform(toInteger)
+  @IsInt()
+  @Min(1)
+  RATE_LIMIT_PER_MINUTE = 120;
+
+  @Transform(toBoolean)
+  @IsBoolean()
+  SIGNUP_ENABLED = true;
+
+  @IsIn(PLANS)
+  DEFAULT_PLAN: (typeof PLANS)[number] = 'business';
+
+  @Transform(toInteger)
+  @IsInt()
+  @Min(0)
+  SUBSCRIPTION_GRACE_DAYS = 7;
+
+  @Transform(toInteger)
+  @IsInt()
+  @Min(1)
+  MISSED_CHAT_SECONDS = 300;
+
+  @Transform(toBoolean)
+  @IsBoolean()
+  WEBHOOK_ALLOW_INSECURE = false;
+
+  @Transform(toInteger)
+  @IsInt()
+  @Min(100)
+  WEBHOOK_TIMEOUT_MS = 10000;
+
+  @Transform(emptyToUndefined)
+  @IsOptional()
+  @Matches(/^\d+(\s*,\s*\d+)*$/, { message: 'must be comma-separated milliseconds, e.g. 0,5000,300000' })
+  WEBHOOK_RETRY_SCHEDULE_MS?: string;
+
+  @Transform(emptyToUndefined)
+  @IsOptional()
+  @Matches(/^smtps?:\/\/\S+$/, { message: 'must be an smtp:// or smtps:// URL' })
+  SMTP_URL?: string;
+
+  @IsEmail({ require_tld: false })
+  MAIL_FROM = 'no-reply@localhost';
+
+  @IsIn(LOG_LEVELS)
+  LOG_LEVEL: (typeof LOG_LEVELS)[number] = 'info';
+
+  /** Run the background workers (outbox relay, queue consumers) in this process. */
+  @Transform(toBoolean)
+  @IsBoolean()
+  WORKERS_ENABLED = true;
+
+  /** Largest accepted JSON request body. */
+  @Transform(emptyToUndefined)
+  @Matches(/^\d+(b|kb|mb)$/i, { message: 'must be a size such as 100kb or 1mb' })
+  BODY_LIMIT = '1mb';
+}
+
+export class EnvironmentError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration:\n  - ${problems.join('\n  - ')}`);
+    this.name = 'EnvironmentError';
+  }
+}
+
+const OPTIONAL_KEYS = ['DATABASE_URL', 'REDIS_URL', 'PUBLIC_URL', 'WEBHOOK_RETRY_SCHEDULE_MS', 'SMTP_URL'];
+
+/** The name of every variable the service reads. */
+export const ENVIRONMENT_KEYS = [...Object.keys(new Environment()), ...OPTIONAL_KEYS] as (keyof Environment)[];
+
+/** Parses and validates the process environment; throws naming every bad variable. */
+export function loadEnvironment(source: Record<string, unknown> = process.env): Environment {
+  const raw: Record<string, unknown> = {};
+  for (const key of ENVIRONMENT_KEYS) {
+    const value = source[key];
+    if (value !== undefined) raw[key] = value;
+  }
+  const env = plainToInstance(Environment, raw, { exposeDefaultValues: true });
+  const errors = validateSync(env, { whitelist: false });
+  if (errors.length > 0) {
+    throw new EnvironmentError(
+      errors.map((error) => {
+        const texts = Object.values(error.constraints ?? {}).map((text) =>
+          text.replace(error.property, '').trim(),
+        );
+        return `${error.property}=${JSON.stringify(error.value)}: ${texts.join('; ')}`;
+      }),
+    );
+  }
+  return env;
+}

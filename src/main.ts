@@ -1,0 +1,67 @@
+import 'reflect-metadata';
+import { existsSync } from 'node:fs';
+import { createApp } from './bootstrap';
+import { createLogger } from './common/logging/logger';
+import { EnvironmentError, loadEnvironment } from './config/environment';
+import type { DatabaseRuntime } from './database/database-runtime';
+import { startEmbeddedPostgres, type EmbeddedDatabase } from './database/embedded-postgres';
+import { runMigrations } from './database/migrate';
+
+async function main(): Promise<void> {
+  const startedAt = Date.now();
+  if (existsSync('.env')) process.loadEnvFile('.env');
+  const env = loadEnvironment();
+  const logger = createLogger(env.LOG_LEVEL);
+
+  let embedded: EmbeddedDatabase | undefined;
+  let database: DatabaseRuntime;
+  if (env.DATABASE_URL) {
+    database = { url: env.DATABASE_URL, mode: 'external' };
+  } else {
+    logger.info({ dataDir: env.DATA_DIR }, 'starting embedded PostgreSQL');
+    embedded = await startEmbeddedPostgres(env.DATA_DIR, (line) => logger.debug({ context: 'postgres' }, line));
+    database = { url: embedded.url, mode: 'embedded' };
+  }
+
+  const applied = await runMigrations(database.url);
+  if (applied.length > 0) logger.info({ migrations: applied }, 'migrations applied');
+
+  const app = await createApp({ env, database }, logger);
+  await app.listen(env.PORT, env.HOST);
+  const address = app.getHttpServer().address();
+  const port = typeof address === 'object' && address ? address.port : env.PORT;
+  logger.info(
+    { port, database: database.mode, startup_ms: Date.now() - startedAt },
+    `listening on http://${env.HOST}:${port}`,
+  );
+
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ signal }, 'shutting down');
+    // A terminal's Ctrl+C also reaches the embedded server, which may close connections under
+    // the closing app; errors past this point are noise, not reasons to stop half-way.
+    process.on('uncaughtException', (error) => logger.debug({ err: error }, 'error while stopping'));
+    try {
+      await app.close();
+      await embedded?.stop();
+      logger.info('stopped');
+      process.exit(0);
+    } catch (error) {
+      logger.error({ err: error }, 'shutdown failed');
+      process.exit(1);
+    }
+  };
+  process.on('SIGINT', () => void stop('SIGINT'));
+  process.on('SIGTERM', () => void stop('SIGTERM'));
+}
+
+main().catch((error: unknown) => {
+  if (error instanceof EnvironmentError) {
+    process.stderr.write(`${error.message}\n`);
+  } else {
+    process.stderr.write(`Start failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+  }
+  process.exit(1);
+});

@@ -1,0 +1,67 @@
+import { InjectQueue } from '@nestjs/bullmq';
+import { Inject, Injectable } from '@nestjs/common';
+import type { Queue } from 'bullmq';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { DataSource } from 'typeorm';
+import { AppConfig } from '../../config/app-config';
+import { DATABASE_RUNTIME, type DatabaseRuntime } from '../../database/database-runtime';
+import { QueueName } from '../../queue/queue-names';
+
+const CHECK_TIMEOUT_MS = 2000;
+
+export type CheckState = 'up' | 'down';
+
+function withTimeout<T>(work: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`timed out after ${ms} ms`)), ms);
+  });
+  return Promise.race([work, timeout]).finally(() => clearTimeout(timer));
+}
+
+export const VERSION: string = (
+  JSON.parse(readFileSync(path.join(__dirname, '..', '..', '..', '..', 'package.json'), 'utf8')) as {
+    version: string;
+  }
+).version;
+
+@Injectable()
+export class HealthService {
+  private readonly startedAt = new Date();
+
+  constructor(
+    private readonly dataSource: DataSource,
+    @InjectQueue(QueueName.DomainEvents) private readonly queue: Queue,
+    @Inject(DATABASE_RUNTIME) private readonly database: DatabaseRuntime,
+    private readonly config: AppConfig,
+  ) {}
+
+  async checks(): Promise<{ database: CheckState; queue: CheckState }> {
+    const [database, queue] = await Promise.all([
+      this.probe(() => this.dataSource.query('SELECT 1')),
+      this.probe(() => this.queue.getJobCounts('waiting')),
+    ]);
+    return { database, queue };
+  }
+
+  async status() {
+    const checks = await this.checks();
+    return {
+      version: VERSION,
+      started_at: this.startedAt.toISOString(),
+      uptime_seconds: Math.round(process.uptime()),
+      database: { status: checks.database, mode: this.database.mode },
+      queue: { status: checks.queue, backend: this.config.queueBackend },
+    };
+  }
+
+  private async probe(check: () => Promise<unknown>): Promise<CheckState> {
+    try {
+      await withTimeout(check(), CHECK_TIMEOUT_MS);
+      return 'up';
+    } catch {
+      return 'down';
+    }
+  }
+}

@@ -1,0 +1,27 @@
+import { Processor, WorkerHost } from '@nestjs/bullmq';
+import type { Job } from 'bullmq';
+import { DataSource } from 'typeorm';
+import { type DomainEventJob, QueueName } from '../../queue/queue-names';
+import { OutboxService } from './outbox.service';
+
+/** Hands each committed event to its subscribers, then marks the outbox row processed. */
+@Processor(QueueName.DomainEvents, { concurrency: 10 })
+export class DomainEventsProcessor extends WorkerHost {
+  constructor(
+    private readonly outbox: OutboxService,
+    private readonly dataSource: DataSource,
+  ) {
+    super();
+  }
+
+  async process(job: Job<DomainEventJob>): Promise<void> {
+    const { outboxId, eventType, organizationId, payload, occurredAt } = job.data;
+    for (const handler of this.outbox.handlersFor(eventType)) {
+      await handler({ outboxId, type: eventType, organizationId, payload, occurredAt });
+    }
+    await this.dataSource.query(
+      `UPDATE outbox_events SET processed_at = now() WHERE id = $1 AND processed_at IS NULL`,
+      [outboxId],
+    );
+  }
+}

@@ -1,0 +1,126 @@
+import { InjectQueue } from '@nestjs/bullmq';
+import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import type { Queue } from 'bullmq';
+import { Client } from 'pg';
+import { DataSource } from 'typeorm';
+import { DATABASE_RUNTIME, type DatabaseRuntime } from '../../database/database-runtime';
+import { type DomainEventJob, QueueName } from '../../queue/queue-names';
+
+const BATCH = 200;
+const POLL_MS = 1000;
+const CLEANUP_EVERY_MS = 10 * 60 * 1000;
+
+interface PendingRow {
+  id: string;
+  organization_id: string | null;
+  event_type: string;
+  payload: Record<string, unknown>;
+  created_at: Date;
+}
+
+/**
+ * Moves committed outbox rows into the queue. Rows are claimed with `FOR UPDATE SKIP LOCKED`, so
+ * several instances can relay at once; the job id is derived from the row id, so a row sent twice
+ * (a crash after enqueue, before the commit that marks it) becomes one job.
+ */
+@Injectable()
+export class OutboxRelay implements OnApplicationBootstrap, OnApplicationShutdown {
+  private readonly logger = new Logger(OutboxRelay.name);
+  private listener?: Client;
+  private timer?: NodeJS.Timeout;
+  private draining?: Promise<void>;
+  private again = false;
+  private stopped = false;
+  private lastCleanup = 0;
+
+  constructor(
+    private readonly dataSource: DataSource,
+    @InjectQueue(QueueName.DomainEvents) private readonly queue: Queue<DomainEventJob>,
+    @Inject(DATABASE_RUNTIME) private readonly database: DatabaseRuntime,
+  ) {}
+
+  async onApplicationBootstrap(): Promise<void> {
+    await this.listen();
+    this.timer = setInterval(() => this.wake(), POLL_MS);
+    this.wake();
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    this.stopped = true;
+    clearInterval(this.timer);
+    await this.draining;
+    await this.listener?.end().catch(() => undefined);
+  }
+
+  /** Starts a drain, or asks the running one to go round once more. */
+  wake(): void {
+    if (this.stopped) return;
+    if (this.draining) {
+      this.again = true;
+      return;
+    }
+    this.draining = this.drain()
+      .catch((error: unknown) => this.logger.warn({ msg: 'outbox relay pass failed', err: String(error) }))
+      .finally(() => {
+        this.draining = undefined;
+        if (this.again) {
+          this.again = false;
+          this.wake();
+        }
+      });
+  }
+
+  private async listen(): Promise<void> {
+    const client = new Client({ connectionString: this.database.url });
+    client.on('notification', () => this.wake());
+    // A lost LISTEN connection only slows delivery to the polling pace; never crash for it.
+    client.on('error', (error) => this.logger.warn({ msg: 'outbox listener lost', err: String(error) }));
+    await client.connect();
+    await client.query('LISTEN outbox_events');
+    this.listener = client;
+  }
+
+  private async drain(): Promise<void> {
+    while (!this.stopped && (await this.relayBatch()) === BATCH);
+    if (Date.now() - this.lastCleanup > CLEANUP_EVERY_MS) {
+      this.lastCleanup = Date.now();
+      await this.dataSource.query(
+        `DELETE FROM outbox_events WHERE processed_at < now() - interval '7 days'`,
+      );
+    }
+  }
+
+  private async relayBatch(): Promise<number> {
+    return this.dataSource.transaction(async (manager) => {
+      const rows: PendingRow[] = await manager.query(
+        `SELECT id, organization_id, event_type, payload, created_at FROM outbox_events
+          WHERE enqueued_at IS NULL ORDER BY id LIMIT $1 FOR UPDATE SKIP LOCKED`,
+        [BATCH],
+      );
+      if (rows.length === 0) return 0;
+      await this.queue.addBulk(
+        rows.map((row) => ({
+          name: row.event_type,
+          data: {
+            outboxId: String(row.id),
+            eventType: row.event_type,
+            organizationId: row.organization_id === null ? null : String(row.organization_id),
+            payload: row.payload,
+            occurredAt: new Date(row.created_at).toISOString(),
+          },
+          opts: {
+            jobId: `outbox-${row.id}`,
+            attempts: 8,
+            backoff: { type: 'exponential', delay: 1000 },
+            removeOnComplete: { age: 24 * 3600, count: 50_000 },
+            removeOnFail: { age: 7 * 24 * 3600 },
+          },
+        })),
+      );
+      await manager.query(`UPDATE outbox_events SET enqueued_at = now() WHERE id = ANY($1::bigint[])`, [
+        rows.map((row) => row.id),
+      ]);
+      return rows.length;
+    });
+  }
+}

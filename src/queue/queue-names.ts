@@ -1,0 +1,13 @@
+/** Every queue of the service. A queue without a processor fails the start (see QueueModule). */
+export enum QueueName {
+  DomainEvents = 'domain-events',
+}
+
+/** The payload of a domain-events job: one committed outbox row. */
+export interface DomainEventJob {
+  outboxId: string;
+  eventType: string;
+  organizationId: string | null;
+  payload: Record<string, unknown>;
+  occurredAt: string;
+}

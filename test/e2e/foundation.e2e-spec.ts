@@ -1,0 +1,136 @@
+import request from 'supertest';
+import { type AppProcess, eventually, startApp } from '../utils/app-process';
+import { createTestDatabase, dropTestDatabase } from '../utils/database';
+
+const ENVELOPE = {
+  status: expect.any(Boolean),
+  message: expect.any(String),
+  code: expect.any(String),
+  datetime: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/),
+};
+
+describe('foundation: envelope, errors, health, documents', () => {
+  let databaseUrl: string;
+  let app: AppProcess;
+
+  beforeAll(async () => {
+    databaseUrl = await createTestDatabase();
+    app = await startApp({ DATABASE_URL: databaseUrl, BODY_LIMIT: '64kb', PUBLIC_URL: 'https://chat.example.test' });
+  });
+
+  afterAll(async () => {
+    await app?.stop();
+    await dropTestDatabase(databaseUrl);
+  });
+
+  it('answers liveness in the envelope', async () => {
+    const res = await request(app.url).get('/health/live').expect(200);
+    expect(res.body).toEqual({ ...ENVELOPE, status: true, message: 'Alive.', code: '200' });
+  });
+
+  it('is ready when the database and the queue answer', async () => {
+    const res = await request(app.url).get('/health/ready').expect(200);
+    expect(res.body).toMatchObject({ status: true, code: '200', checks: { database: 'up', queue: 'up' } });
+  });
+
+  it('reports version, uptime, database mode and queue backend in /status.json', async () => {
+    const res = await request(app.url).get('/status.json').expect(200);
+    expect(res.body).toMatchObject({
+      ...ENVELOPE,
+      status: true,
+      version: expect.stringMatching(/^\d+\.\d+\.\d+/),
+      uptime_seconds: expect.any(Number),
+      database: { status: 'up', mode: 'external' },
+      queue: { status: 'up', backend: 'postgres' },
+    });
+  });
+
+  it('answers unknown routes with the 404 envelope', async () => {
+    for (const [method, path] of [
+      ['get', '/no/such/route'],
+      ['post', '/api/v1/nothing'],
+      ['delete', '/health/live'],
+    ] as const) {
+      const res = await request(app.url)[method](path).expect(404);
+      expect(res.body).toEqual({ ...ENVELOPE, status: false, message: 'Not found.', code: '404', error_code: 'not_found' });
+    }
+  });
+
+  it('answers malformed JSON with a 400 malformed_json, never a 500', async () => {
+    const res = await request(app.url)
+      .post('/api/v1/anything')
+      .set('Content-Type', 'application/json')
+      .send('{"body": "unterminated')
+      .expect(400);
+    expect(res.body).toMatchObject({ status: false, code: '400', error_code: 'malformed_json' });
+  });
+
+  it('answers an oversized body with a 413 payload_too_large', async () => {
+    const res = await request(app.url)
+      .post('/api/v1/anything')
+      .set('Content-Type', 'application/json')
+      .send(JSON.stringify({ body: 'x'.repeat(100 * 1024) }))
+      .expect(413);
+    expect(res.body).toMatchObject({ status: false, code: '413', error_code: 'payload_too_large' });
+  });
+
+  it('sends a correlation id on every response and keeps a well-formed inbound one', async () => {
+    const generated = await request(app.url).get('/health/live');
+    expect(generated.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
+    const kept = await request(app.url).get('/health/live').set('X-Request-Id', 'trace-abc.123');
+    expect(kept.headers['x-request-id']).toBe('trace-abc.123');
+    const replaced = await request(app.url).get('/health/live').set('X-Request-Id', 'bad id with spaces');
+    expect(replaced.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
+  it('logs one structured line per request, with id, method, path, status and duration', async () => {
+    await request(app.url).get('/health/live?secret=hidden').set('X-Request-Id', 'log-check-1').expect(200);
+    const line = await eventually(async () =>
+      app.logs.find((entry) => (entry.req as { id?: string } | undefined)?.id === 'log-check-1'),
+    );
+    expect(line).toMatchObject({
+      level: 'info',
+      req: { id: 'log-check-1', method: 'GET', path: '/health/live' },
+      res: { status: 200 },
+      duration_ms: expect.any(Number),
+    });
+    expect(JSON.stringify(line)).not.toContain('hidden');
+  });
+
+  it('never writes credentials to the log', async () => {
+    await request(app.url)
+      .get('/health/live')
+      .set('Authorization', 'Bearer scs_live_supersecretvalue')
+      .set('X-Service-Key', 'scs_live_othersecret')
+      .set('Cookie', 'scs_session=cookiesecret')
+      .expect(200);
+    const all = JSON.stringify(app.logs);
+    expect(all).not.toContain('supersecretvalue');
+    expect(all).not.toContain('othersecret');
+    expect(all).not.toContain('cookiesecret');
+  });
+
+  it('serves the OpenAPI document with the public URL as its server', async () => {
+    const res = await request(app.url).get('/api/v1/openapi.json').expect(200);
+    expect(res.body.openapi).toMatch(/^3\./);
+    expect(res.body.servers).toEqual([{ url: 'https://chat.example.test' }]);
+    expect(Object.keys(res.body.paths)).toEqual(expect.arrayContaining(['/health/live', '/health/ready', '/status.json']));
+    expect(res.body.status).toBeUndefined();
+  });
+
+  it('serves a Postman collection generated from the document', async () => {
+    const res = await request(app.url).get('/api/v1/postman.json').expect(200);
+    expect(res.body.info.schema).toContain('v2.1.0');
+    expect(res.body.variable).toEqual(expect.arrayContaining([{ key: 'baseUrl', value: 'https://chat.example.test' }]));
+    const requests = res.body.item.flatMap((folder: { item: { request: { url: { raw: string } } }[] }) =>
+      folder.item.map((item) => item.request.url.raw),
+    );
+    expect(requests).toEqual(expect.arrayContaining(['{{baseUrl}}/health/ready']));
+  });
+
+  it('shows the Swagger UI at /api/docs', async () => {
+    const res = await request(app.url).get('/api/docs/').expect(200);
+    expect(res.headers['content-type']).toContain('text/html');
+    expect(res.text).toContain('swagger-ui');
+  });
+});

@@ -1,0 +1,91 @@
+import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
+import path from 'node:path';
+import { ROOT } from './test-env';
+
+export interface AppProcess {
+  /** Base URL, e.g. http://127.0.0.1:41234 */
+  url: string;
+  port: number;
+  /** Every log line the process wrote, parsed when it was JSON. */
+  logs: Record<string, unknown>[];
+  /** Graceful stop (SIGTERM), resolving with the exit code. */
+  stop(): Promise<number | null>;
+  /** SIGKILL: no shutdown hook runs. */
+  kill(): Promise<void>;
+  exited: Promise<number | null>;
+}
+
+/**
+ * Starts the compiled service (`dist/src/main.js`, what `npm start` runs) as a child process, on a
+ * free port, and resolves once it listens. The tests then talk HTTP to it like any client.
+ */
+export async function startApp(env: Record<string, string | undefined>): Promise<AppProcess> {
+  const child: ChildProcessWithoutNullStreams = spawn(process.execPath, [path.join(ROOT, 'dist', 'src', 'main.js')], {
+    cwd: ROOT,
+    env: {
+      PATH: process.env.PATH,
+      HOME: process.env.HOME,
+      PORT: '0',
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'info',
+      WEBHOOK_ALLOW_INSECURE: 'true',
+      ...env,
+    },
+  });
+  const logs: Record<string, unknown>[] = [];
+  let stderr = '';
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+
+  const port = await new Promise<number>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`app did not start in 30 s\n${stderr}`)), 30_000);
+    let buffer = '';
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+      buffer += chunk;
+      const lines = buffer.split('\n');
+      buffer = lines.pop() ?? '';
+      for (const line of lines) {
+        try {
+          const entry = JSON.parse(line) as Record<string, unknown>;
+          logs.push(entry);
+          if (typeof entry.port === 'number' && typeof entry.startup_ms === 'number') {
+            clearTimeout(timer);
+            resolve(entry.port);
+          }
+        } catch {
+          logs.push({ raw: line });
+        }
+      }
+    });
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+    void exited.then((code) => {
+      clearTimeout(timer);
+      reject(new Error(`app exited with ${code} before listening\n${stderr}`));
+    });
+  });
+
+  return {
+    url: `http://127.0.0.1:${port}`,
+    port,
+    logs,
+    exited,
+    async stop() {
+      if (child.exitCode === null) child.kill('SIGTERM');
+      return exited;
+    },
+    async kill() {
+      if (child.exitCode === null) child.kill('SIGKILL');
+      await exited;
+    },
+  };
+}
+
+/** Polls `check` until it returns a value other than undefined/false, or fails after `ms`. */
+export async function eventually<T>(check: () => Promise<T | undefined | false>, ms = 10_000): Promise<T> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const value = await check();
+    if (value !== undefined && value !== false) return value;
+    if (Date.now() > deadline) throw new Error(`condition not met within ${ms} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
