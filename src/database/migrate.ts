@@ -1,3 +1,5 @@
+import { runMigrations as runQueueMigrations } from 'bullmq';
+import { Client } from 'pg';
 import { DataSource } from 'typeorm';
 import { dataSourceOptions } from './data-source-options';
 
@@ -7,8 +9,19 @@ const MIGRATION_LOCK = 7_311_001;
 /**
  * Applies pending migrations, each in its own transaction, while holding an advisory lock so that
  * several instances starting together do not race. Returns the names of the migrations applied.
+ * With `queueSchema`, also brings BullMQ's own schema (`bullmq`) up to date, so no queue or
+ * worker has to migrate while the app is starting.
  */
-export async function runMigrations(url: string): Promise<string[]> {
+export async function runMigrations(url: string, { queueSchema = true } = {}): Promise<string[]> {
+  if (queueSchema) {
+    const client = new Client({ connectionString: url });
+    await client.connect();
+    try {
+      await runQueueMigrations(client);
+    } finally {
+      await client.end();
+    }
+  }
   const dataSource = new DataSource(dataSourceOptions(url, { extra: { max: 1 } }));
   await dataSource.initialize();
   try {

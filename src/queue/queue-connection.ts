@@ -11,5 +11,6 @@ export function queueConnection(redisUrl: string | undefined, databaseUrl: strin
     return { url: redisUrl, maxRetriesPerRequest: null };
   }
   setDefaultBackendFactory(createPostgresBackend);
-  return { connectionString: databaseUrl, migrate: true, max: 10 };
+  // The schema is migrated before the app starts (see database/migrate.ts).
+  return { connectionString: databaseUrl, migrate: false, max: 10 };
 }

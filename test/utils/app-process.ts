@@ -13,6 +13,8 @@ export interface AppProcess {
   /** SIGKILL: no shutdown hook runs. */
   kill(): Promise<void>;
   exited: Promise<number | null>;
+  /** What the process wrote to stderr so far. */
+  stderr(): string;
 }
 
 /**
@@ -68,6 +70,7 @@ export async function startApp(env: Record<string, string | undefined>): Promise
     port,
     logs,
     exited,
+    stderr: () => stderr,
     async stop() {
       if (child.exitCode === null) child.kill('SIGTERM');
       return exited;

@@ -1,4 +1,5 @@
 import { Processor, WorkerHost } from '@nestjs/bullmq';
+import type { BeforeApplicationShutdown } from '@nestjs/common';
 import type { Job } from 'bullmq';
 import { DataSource } from 'typeorm';
 import { type DomainEventJob, QueueName } from '../../queue/queue-names';
@@ -6,12 +7,17 @@ import { OutboxService } from './outbox.service';
 
 /** Hands each committed event to its subscribers, then marks the outbox row processed. */
 @Processor(QueueName.DomainEvents, { concurrency: 10 })
-export class DomainEventsProcessor extends WorkerHost {
+export class DomainEventsProcessor extends WorkerHost implements BeforeApplicationShutdown {
   constructor(
     private readonly outbox: OutboxService,
     private readonly dataSource: DataSource,
   ) {
     super();
+  }
+
+  /** Let running jobs finish while the database is still open (it closes in the next phase). */
+  async beforeApplicationShutdown(): Promise<void> {
+    await this.worker.close();
   }
 
   async process(job: Job<DomainEventJob>): Promise<void> {

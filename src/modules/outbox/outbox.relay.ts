@@ -1,5 +1,5 @@
 import { InjectQueue } from '@nestjs/bullmq';
-import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import { BeforeApplicationShutdown, Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
 import type { Queue } from 'bullmq';
 import { Client } from 'pg';
 import { DataSource } from 'typeorm';
@@ -9,6 +9,7 @@ import { type DomainEventJob, QueueName } from '../../queue/queue-names';
 const BATCH = 200;
 const POLL_MS = 1000;
 const CLEANUP_EVERY_MS = 10 * 60 * 1000;
+const LISTEN_RETRY_MS = 3000;
 
 interface PendingRow {
   id: string;
@@ -24,10 +25,11 @@ interface PendingRow {
  * (a crash after enqueue, before the commit that marks it) becomes one job.
  */
 @Injectable()
-export class OutboxRelay implements OnApplicationBootstrap, OnApplicationShutdown {
+export class OutboxRelay implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly logger = new Logger(OutboxRelay.name);
   private listener?: Client;
   private timer?: NodeJS.Timeout;
+  private retry?: NodeJS.Timeout;
   private draining?: Promise<void>;
   private again = false;
   private stopped = false;
@@ -45,9 +47,11 @@ export class OutboxRelay implements OnApplicationBootstrap, OnApplicationShutdow
     this.wake();
   }
 
-  async onApplicationShutdown(): Promise<void> {
+  /** Before the queues and the database close (they do so in onApplicationShutdown). */
+  async beforeApplicationShutdown(): Promise<void> {
     this.stopped = true;
     clearInterval(this.timer);
+    clearTimeout(this.retry);
     await this.draining;
     await this.listener?.end().catch(() => undefined);
   }
@@ -70,14 +74,30 @@ export class OutboxRelay implements OnApplicationBootstrap, OnApplicationShutdow
       });
   }
 
+  /** LISTEN for commits; when the connection drops, poll alone and try again every few seconds. */
   private async listen(): Promise<void> {
+    if (this.stopped) return;
     const client = new Client({ connectionString: this.database.url });
+    let lost = false;
+    const onLost = (error?: unknown) => {
+      if (lost) return;
+      lost = true;
+      if (this.listener === client) this.listener = undefined;
+      client.end().catch(() => undefined);
+      if (this.stopped) return;
+      this.logger.warn({ msg: 'outbox listener lost; polling until it is back', err: String(error ?? 'closed') });
+      this.retry = setTimeout(() => void this.listen(), LISTEN_RETRY_MS);
+    };
     client.on('notification', () => this.wake());
-    // A lost LISTEN connection only slows delivery to the polling pace; never crash for it.
-    client.on('error', (error) => this.logger.warn({ msg: 'outbox listener lost', err: String(error) }));
-    await client.connect();
-    await client.query('LISTEN outbox_events');
-    this.listener = client;
+    client.on('error', onLost);
+    client.on('end', () => onLost());
+    try {
+      await client.connect();
+      await client.query('LISTEN outbox_events');
+      this.listener = client;
+    } catch (error) {
+      onLost(error);
+    }
   }
 
   private async drain(): Promise<void> {
