@@ -15,7 +15,10 @@ async function main(): Promise<void> {
   const logger = createLogger(env.LOG_LEVEL);
   process.on('uncaughtException', (error) => {
     if (isConnectionLoss(error)) {
-      logger.warn({ err: { message: error.message } }, 'a connection was lost; it will be re-established');
+      logger.warn(
+        { err: { message: error.message } },
+        'a connection was lost; it will be re-established',
+      );
       return;
     }
     logger.fatal({ err: error }, 'uncaught exception');
@@ -28,9 +31,14 @@ async function main(): Promise<void> {
     database = { url: env.DATABASE_URL, mode: 'external' };
   } else {
     logger.info({ dataDir: env.DATA_DIR }, 'starting embedded PostgreSQL');
-    embedded = await startEmbeddedPostgres(env.DATA_DIR, (line) => logger.debug({ context: 'postgres' }, line));
+    embedded = await startEmbeddedPostgres(env.DATA_DIR, (line) =>
+      logger.debug({ context: 'postgres' }, line),
+    );
     database = { url: embedded.url, mode: 'embedded' };
-    logger.info({ pgPort: embedded.port, passwordFile: `${env.DATA_DIR}/pg-password` }, 'embedded PostgreSQL ready');
+    logger.info(
+      { pgPort: embedded.port, passwordFile: `${env.DATA_DIR}/pg-password` },
+      'embedded PostgreSQL ready',
+    );
   }
 
   const applied = await runMigrations(database.url, { queueSchema: !env.REDIS_URL });
@@ -53,7 +61,9 @@ async function main(): Promise<void> {
     // A terminal's Ctrl+C also reaches the embedded server, which may close connections under
     // the closing app; errors past this point are noise, not reasons to stop half-way.
     process.removeAllListeners('uncaughtException');
-    process.on('uncaughtException', (error) => logger.debug({ err: error }, 'error while stopping'));
+    process.on('uncaughtException', (error) =>
+      logger.debug({ err: error }, 'error while stopping'),
+    );
     setTimeout(() => {
       logger.error('shutdown took longer than 20 s; exiting');
       process.exit(1);
@@ -76,7 +86,9 @@ main().catch((error: unknown) => {
   if (error instanceof EnvironmentError) {
     process.stderr.write(`${error.message}\n`);
   } else {
-    process.stderr.write(`Start failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+    process.stderr.write(
+      `Start failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+    );
   }
   process.exit(1);
 });

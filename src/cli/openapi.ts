@@ -29,7 +29,9 @@ async function main(): Promise<void> {
       // a missing file is stale too
     }
     if (committed !== text) {
-      process.stderr.write('openapi/openapi.json is out of date: run `npm run openapi` and commit it.\n');
+      process.stderr.write(
+        'openapi/openapi.json is out of date: run `npm run openapi` and commit it.\n',
+      );
       process.exit(1);
     }
     process.stdout.write('openapi/openapi.json is up to date.\n');

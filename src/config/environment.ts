@@ -95,7 +95,9 @@ export class Environment {
 
   @Transform(emptyToUndefined)
   @IsOptional()
-  @Matches(/^\d+(\s*,\s*\d+)*$/, { message: 'must be comma-separated milliseconds, e.g. 0,5000,300000' })
+  @Matches(/^\d+(\s*,\s*\d+)*$/, {
+    message: 'must be comma-separated milliseconds, e.g. 0,5000,300000',
+  })
   WEBHOOK_RETRY_SCHEDULE_MS?: string;
 
   @Transform(emptyToUndefined)
@@ -127,10 +129,19 @@ export class EnvironmentError extends Error {
   }
 }
 
-const OPTIONAL_KEYS = ['DATABASE_URL', 'REDIS_URL', 'PUBLIC_URL', 'WEBHOOK_RETRY_SCHEDULE_MS', 'SMTP_URL'];
+const OPTIONAL_KEYS = [
+  'DATABASE_URL',
+  'REDIS_URL',
+  'PUBLIC_URL',
+  'WEBHOOK_RETRY_SCHEDULE_MS',
+  'SMTP_URL',
+];
 
 /** The name of every variable the service reads. */
-export const ENVIRONMENT_KEYS = [...Object.keys(new Environment()), ...OPTIONAL_KEYS] as (keyof Environment)[];
+export const ENVIRONMENT_KEYS = [
+  ...Object.keys(new Environment()),
+  ...OPTIONAL_KEYS,
+] as (keyof Environment)[];
 
 /** Parses and validates the process environment; throws naming every bad variable. */
 export function loadEnvironment(source: Record<string, unknown> = process.env): Environment {

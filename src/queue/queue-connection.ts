@@ -5,7 +5,10 @@ import { createPostgresBackend, setDefaultBackendFactory, type ConnectionOptions
  * in the application database (schema `bullmq`). The backend factory is process-wide and must be
  * chosen before any queue or worker is built.
  */
-export function queueConnection(redisUrl: string | undefined, databaseUrl: string): ConnectionOptions {
+export function queueConnection(
+  redisUrl: string | undefined,
+  databaseUrl: string,
+): ConnectionOptions {
   if (redisUrl) {
     setDefaultBackendFactory();
     return { url: redisUrl, maxRetriesPerRequest: null };

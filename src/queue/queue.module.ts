@@ -1,5 +1,11 @@
 import { BullModule } from '@nestjs/bullmq';
-import { type DynamicModule, Global, Injectable, Module, type OnApplicationBootstrap } from '@nestjs/common';
+import {
+  type DynamicModule,
+  Global,
+  Injectable,
+  Module,
+  type OnApplicationBootstrap,
+} from '@nestjs/common';
 import { DiscoveryModule, DiscoveryService } from '@nestjs/core';
 import type { ConnectionOptions } from 'bullmq';
 import { QueueName } from './queue-names';
@@ -20,7 +26,8 @@ class ProcessorCoverageCheck implements OnApplicationBootstrap {
       if (meta?.name) handled.add(meta.name);
     }
     const missing = Object.values(QueueName).filter((name) => !handled.has(name));
-    if (missing.length > 0) throw new Error(`No processor registered for queue(s): ${missing.join(', ')}`);
+    if (missing.length > 0)
+      throw new Error(`No processor registered for queue(s): ${missing.join(', ')}`);
   }
 }
 
@@ -32,11 +39,7 @@ export class QueueModule {
     const queues = BullModule.registerQueue(...Object.values(QueueName).map((name) => ({ name })));
     return {
       module: QueueModule,
-      imports: [
-        DiscoveryModule,
-        BullModule.forRoot({ connection: options.connection }),
-        queues,
-      ],
+      imports: [DiscoveryModule, BullModule.forRoot({ connection: options.connection }), queues],
       providers: options.workers ? [ProcessorCoverageCheck] : [],
       exports: [queues],
     };

@@ -15,7 +15,11 @@ describe('foundation: envelope, errors, health, documents', () => {
 
   beforeAll(async () => {
     databaseUrl = await createTestDatabase();
-    app = await startApp({ DATABASE_URL: databaseUrl, BODY_LIMIT: '64kb', PUBLIC_URL: 'https://chat.example.test' });
+    app = await startApp({
+      DATABASE_URL: databaseUrl,
+      BODY_LIMIT: '64kb',
+      PUBLIC_URL: 'https://chat.example.test',
+    });
   });
 
   afterAll(async () => {
@@ -30,7 +34,11 @@ describe('foundation: envelope, errors, health, documents', () => {
 
   it('is ready when the database and the queue answer', async () => {
     const res = await request(app.url).get('/health/ready').expect(200);
-    expect(res.body).toMatchObject({ status: true, code: '200', checks: { database: 'up', queue: 'up' } });
+    expect(res.body).toMatchObject({
+      status: true,
+      code: '200',
+      checks: { database: 'up', queue: 'up' },
+    });
   });
 
   it('reports version, uptime, database mode and queue backend in /status.json', async () => {
@@ -52,7 +60,13 @@ describe('foundation: envelope, errors, health, documents', () => {
       ['delete', '/health/live'],
     ] as const) {
       const res = await request(app.url)[method](path).expect(404);
-      expect(res.body).toEqual({ ...ENVELOPE, status: false, message: 'Not found.', code: '404', error_code: 'not_found' });
+      expect(res.body).toEqual({
+        ...ENVELOPE,
+        status: false,
+        message: 'Not found.',
+        code: '404',
+        error_code: 'not_found',
+      });
     }
   });
 
@@ -79,12 +93,17 @@ describe('foundation: envelope, errors, health, documents', () => {
     expect(generated.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
     const kept = await request(app.url).get('/health/live').set('X-Request-Id', 'trace-abc.123');
     expect(kept.headers['x-request-id']).toBe('trace-abc.123');
-    const replaced = await request(app.url).get('/health/live').set('X-Request-Id', 'bad id with spaces');
+    const replaced = await request(app.url)
+      .get('/health/live')
+      .set('X-Request-Id', 'bad id with spaces');
     expect(replaced.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
   });
 
   it('logs one structured line per request, with id, method, path, status and duration', async () => {
-    await request(app.url).get('/health/live?secret=hidden').set('X-Request-Id', 'log-check-1').expect(200);
+    await request(app.url)
+      .get('/health/live?secret=hidden')
+      .set('X-Request-Id', 'log-check-1')
+      .expect(200);
     const line = await eventually(async () =>
       app.logs.find((entry) => (entry.req as { id?: string } | undefined)?.id === 'log-check-1'),
     );
@@ -114,16 +133,21 @@ describe('foundation: envelope, errors, health, documents', () => {
     const res = await request(app.url).get('/api/v1/openapi.json').expect(200);
     expect(res.body.openapi).toMatch(/^3\./);
     expect(res.body.servers).toEqual([{ url: 'https://chat.example.test' }]);
-    expect(Object.keys(res.body.paths)).toEqual(expect.arrayContaining(['/health/live', '/health/ready', '/status.json']));
+    expect(Object.keys(res.body.paths)).toEqual(
+      expect.arrayContaining(['/health/live', '/health/ready', '/status.json']),
+    );
     expect(res.body.status).toBeUndefined();
   });
 
   it('serves a Postman collection generated from the document', async () => {
     const res = await request(app.url).get('/api/v1/postman.json').expect(200);
     expect(res.body.info.schema).toContain('v2.1.0');
-    expect(res.body.variable).toEqual(expect.arrayContaining([{ key: 'baseUrl', value: 'https://chat.example.test' }]));
-    const requests = res.body.item.flatMap((folder: { item: { request: { url: { raw: string } } }[] }) =>
-      folder.item.map((item) => item.request.url.raw),
+    expect(res.body.variable).toEqual(
+      expect.arrayContaining([{ key: 'baseUrl', value: 'https://chat.example.test' }]),
+    );
+    const requests = res.body.item.flatMap(
+      (folder: { item: { request: { url: { raw: string } } }[] }) =>
+        folder.item.map((item) => item.request.url.raw),
     );
     expect(requests).toEqual(expect.arrayContaining(['{{baseUrl}}/health/ready']));
   });

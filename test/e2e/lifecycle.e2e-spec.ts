@@ -154,7 +154,11 @@ describe('configuration', () => {
     ['SIGNUP_ENABLED', 'maybe'],
   ])('refuses to start when %s is %s, naming the variable', (name, value) => {
     const result = spawnSync(process.execPath, [path.join(ROOT, 'dist', 'src', 'main.js')], {
-      env: { PATH: process.env.PATH, [name]: value, DATA_DIR: path.join(tmpdir(), 'scs-never-created') },
+      env: {
+        PATH: process.env.PATH,
+        [name]: value,
+        DATA_DIR: path.join(tmpdir(), 'scs-never-created'),
+      },
       encoding: 'utf8',
       timeout: 20_000,
     });

@@ -1,6 +1,6 @@
 import { createPostgresBackend, Queue, setDefaultBackendFactory } from 'bullmq';
 import type { Pool } from 'pg';
-import { type AppProcess, eventually, startApp } from '../utils/app-process';
+import { eventually, startApp } from '../utils/app-process';
 import { createTestDatabase, dropTestDatabase, pool } from '../utils/database';
 import { redisAvailable, type RedisServer, startRedis } from '../utils/redis';
 
@@ -21,11 +21,16 @@ async function writeEvent(db: Pool, type: string, commit: boolean): Promise<stri
 }
 
 async function processedAt(db: Pool, id: string): Promise<Date | null | undefined> {
-  const { rows } = await db.query<{ processed_at: Date | null }>('SELECT processed_at FROM outbox_events WHERE id = $1', [id]);
+  const { rows } = await db.query<{ processed_at: Date | null }>(
+    'SELECT processed_at FROM outbox_events WHERE id = $1',
+    [id],
+  );
   return rows[0]?.processed_at;
 }
 
-const modes: { name: string; redis: boolean }[] = [{ name: 'PostgreSQL queue backend', redis: false }];
+const modes: { name: string; redis: boolean }[] = [
+  { name: 'PostgreSQL queue backend', redis: false },
+];
 if (redisAvailable()) modes.push({ name: 'Redis queue backend', redis: true });
 
 describe.each(modes)('outbox relay and domain-events job on the $name', ({ redis: useRedis }) => {
@@ -44,7 +49,9 @@ describe.each(modes)('outbox relay and domain-events job on the $name', ({ redis
       queue = new Queue('domain-events', { connection: { url: redis.url } });
     } else {
       setDefaultBackendFactory(createPostgresBackend);
-      queue = new Queue('domain-events', { connection: { connectionString: databaseUrl, migrate: true } });
+      queue = new Queue('domain-events', {
+        connection: { connectionString: databaseUrl, migrate: true },
+      });
     }
   });
 
@@ -97,7 +104,9 @@ describe.each(modes)('outbox relay and domain-events job on the $name', ({ redis
   it('relays from several instances at once without losing an event', async () => {
     const [a, b] = await Promise.all([startApp(env()), startApp(env())]);
     try {
-      const ids = await Promise.all(Array.from({ length: 60 }, () => writeEvent(db, 'test.parallel', true)));
+      const ids = await Promise.all(
+        Array.from({ length: 60 }, () => writeEvent(db, 'test.parallel', true)),
+      );
       for (const id of ids) await eventually(async () => (await processedAt(db, id)) ?? undefined);
       const jobs = await Promise.all(ids.map((id) => queue.getJob(`outbox-${id}`)));
       expect(jobs.every((job) => job?.name === 'test.parallel')).toBe(true);

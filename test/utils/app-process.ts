@@ -22,24 +22,33 @@ export interface AppProcess {
  * free port, and resolves once it listens. The tests then talk HTTP to it like any client.
  */
 export async function startApp(env: Record<string, string | undefined>): Promise<AppProcess> {
-  const child: ChildProcessWithoutNullStreams = spawn(process.execPath, [path.join(ROOT, 'dist', 'src', 'main.js')], {
-    cwd: ROOT,
-    env: {
-      PATH: process.env.PATH,
-      HOME: process.env.HOME,
-      PORT: '0',
-      HOST: '127.0.0.1',
-      LOG_LEVEL: 'info',
-      WEBHOOK_ALLOW_INSECURE: 'true',
-      ...env,
+  const child: ChildProcessWithoutNullStreams = spawn(
+    process.execPath,
+    [path.join(ROOT, 'dist', 'src', 'main.js')],
+    {
+      cwd: ROOT,
+      env: {
+        PATH: process.env.PATH,
+        HOME: process.env.HOME,
+        PORT: '0',
+        HOST: '127.0.0.1',
+        LOG_LEVEL: 'info',
+        WEBHOOK_ALLOW_INSECURE: 'true',
+        ...env,
+      },
     },
-  });
+  );
   const logs: Record<string, unknown>[] = [];
   let stderr = '';
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  const exited = new Promise<number | null>((resolve) =>
+    child.once('exit', (code) => resolve(code)),
+  );
 
   const port = await new Promise<number>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`app did not start in 30 s\n${stderr}`)), 30_000);
+    const timer = setTimeout(
+      () => reject(new Error(`app did not start in 30 s\n${stderr}`)),
+      30_000,
+    );
     let buffer = '';
     child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
       buffer += chunk;
@@ -83,7 +92,10 @@ export async function startApp(env: Record<string, string | undefined>): Promise
 }
 
 /** Polls `check` until it returns a value other than undefined/false, or fails after `ms`. */
-export async function eventually<T>(check: () => Promise<T | undefined | false>, ms = 10_000): Promise<T> {
+export async function eventually<T>(
+  check: () => Promise<T | undefined | false>,
+  ms = 10_000,
+): Promise<T> {
   const deadline = Date.now() + ms;
   for (;;) {
     const value = await check();

@@ -14,7 +14,8 @@ declare global {
  */
 export default async function globalSetup(): Promise<void> {
   const compiled = path.join(ROOT, 'dist', 'src', 'database', 'migrate.js');
-  if (!existsSync(compiled)) throw new Error('Build first: `npm test` runs `npm run build` before jest');
+  if (!existsSync(compiled))
+    throw new Error('Build first: `npm test` runs `npm run build` before jest');
 
   let admin = process.env.TEST_DATABASE_URL;
   if (!admin) {
@@ -31,7 +32,8 @@ export default async function globalSetup(): Promise<void> {
       `SELECT datname FROM pg_database WHERE datname = $1 OR datname LIKE 'scs_test_%'`,
       [TEMPLATE_DATABASE],
     );
-    for (const { datname } of stale.rows) await client.query(`DROP DATABASE "${datname}" WITH (FORCE)`);
+    for (const { datname } of stale.rows)
+      await client.query(`DROP DATABASE "${datname}" WITH (FORCE)`);
     await client.query(`CREATE DATABASE ${TEMPLATE_DATABASE}`);
   } finally {
     await client.end();

@@ -8,7 +8,10 @@ export interface RedisServer {
 
 function redisBinary(): string | undefined {
   try {
-    return execFileSync('sh', ['-c', 'command -v redis-server'], { encoding: 'utf8' }).trim() || undefined;
+    return (
+      execFileSync('sh', ['-c', 'command -v redis-server'], { encoding: 'utf8' }).trim() ||
+      undefined
+    );
   } catch {
     return undefined;
   }
@@ -20,8 +23,11 @@ function redisBinary(): string | undefined {
  */
 export const redisAvailable = (): boolean => {
   if (process.env.TEST_REDIS_URL || redisBinary()) return true;
-  if (process.env.CI) throw new Error('redis-server is required in CI (apt-get install -y redis-server)');
-  console.warn('redis-server not found: Redis-mode tests are skipped (apt-get install -y redis-server)');
+  if (process.env.CI)
+    throw new Error('redis-server is required in CI (apt-get install -y redis-server)');
+  console.warn(
+    'redis-server not found: Redis-mode tests are skipped (apt-get install -y redis-server)',
+  );
   return false;
 };
 
@@ -36,13 +42,18 @@ async function freePort(): Promise<number> {
 
 /** A private redis-server on a free port (no persistence), or TEST_REDIS_URL when given. */
 export async function startRedis(): Promise<RedisServer> {
-  if (process.env.TEST_REDIS_URL) return { url: process.env.TEST_REDIS_URL, stop: async () => undefined };
+  if (process.env.TEST_REDIS_URL)
+    return { url: process.env.TEST_REDIS_URL, stop: async () => undefined };
   const binary = redisBinary();
   if (!binary) throw new Error('redis-server not found');
   const port = await freePort();
-  const child: ChildProcess = spawn(binary, ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], {
-    stdio: 'ignore',
-  });
+  const child: ChildProcess = spawn(
+    binary,
+    ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
+    {
+      stdio: 'ignore',
+    },
+  );
   const deadline = Date.now() + 10_000;
   for (;;) {
     const up = await new Promise<boolean>((resolve) => {

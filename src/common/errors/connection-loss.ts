@@ -1,5 +1,14 @@
-const LOST_CONNECTION_CODES = new Set(['57P01', '57P02', '57P03', 'ECONNRESET', 'ECONNREFUSED', 'EPIPE', 'ETIMEDOUT']);
-const LOST_CONNECTION_TEXT = /Connection terminated|connection terminated unexpectedly|Client has encountered a connection error/i;
+const LOST_CONNECTION_CODES = new Set([
+  '57P01',
+  '57P02',
+  '57P03',
+  'ECONNRESET',
+  'ECONNREFUSED',
+  'EPIPE',
+  'ETIMEDOUT',
+]);
+const LOST_CONNECTION_TEXT =
+  /Connection terminated|connection terminated unexpectedly|Client has encountered a connection error/i;
 
 /**
  * Whether an error only says that a connection to the database or Redis dropped. Some driver
@@ -10,5 +19,8 @@ const LOST_CONNECTION_TEXT = /Connection terminated|connection terminated unexpe
 export function isConnectionLoss(error: unknown): boolean {
   if (!(error instanceof Error)) return false;
   const code = (error as { code?: unknown }).code;
-  return (typeof code === 'string' && LOST_CONNECTION_CODES.has(code)) || LOST_CONNECTION_TEXT.test(error.message);
+  return (
+    (typeof code === 'string' && LOST_CONNECTION_CODES.has(code)) ||
+    LOST_CONNECTION_TEXT.test(error.message)
+  );
 }

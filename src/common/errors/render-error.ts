@@ -42,7 +42,8 @@ export function toAppError(exception: unknown): AppError | undefined {
   const type = (exception as { type?: unknown } | null)?.type;
   if (typeof type === 'string' && PARSER_ERRORS[type]) return new AppError(...PARSER_ERRORS[type]);
   const status = httpStatusOf(exception);
-  if (status !== undefined && HTTP_STATUS_CODES[status]) return new AppError(...HTTP_STATUS_CODES[status]);
+  if (status !== undefined && HTTP_STATUS_CODES[status])
+    return new AppError(...HTTP_STATUS_CODES[status]);
   return undefined;
 }
 
@@ -58,7 +59,10 @@ export function renderError(exception: unknown): RenderedError {
   const known = toAppError(exception);
   const error = known ?? new AppError('internal_error', 'Server error.');
   const status = statusOf(error.code);
-  const body: Record<string, unknown> = { ...envelope(status, error.message, error.code), ...error.extra };
+  const body: Record<string, unknown> = {
+    ...envelope(status, error.message, error.code),
+    ...error.extra,
+  };
   if (error.errors) body.errors = error.errors;
   return { status, headers: error.headers ?? {}, body, unexpected: !known };
 }

@@ -25,7 +25,12 @@ export function createLogger(level: string): Logger {
 }
 
 /** Nest's start-up chatter (one line per module and route) is debug, not info. */
-const QUIET_CONTEXTS = new Set(['InstanceLoader', 'RoutesResolver', 'RouterExplorer', 'NestFactory']);
+const QUIET_CONTEXTS = new Set([
+  'InstanceLoader',
+  'RoutesResolver',
+  'RouterExplorer',
+  'NestFactory',
+]);
 
 /** Nest's logger interface on top of pino, so framework and application lines share one format. */
 export class PinoNestLogger implements LoggerService {
@@ -52,7 +57,8 @@ export class PinoNestLogger implements LoggerService {
 
   private write(requested: pino.Level, message: unknown, rest: unknown[]): void {
     const context = typeof rest[rest.length - 1] === 'string' ? (rest.pop() as string) : undefined;
-    const level = requested === 'info' && context && QUIET_CONTEXTS.has(context) ? 'debug' : requested;
+    const level =
+      requested === 'info' && context && QUIET_CONTEXTS.has(context) ? 'debug' : requested;
     const fields: Record<string, unknown> = context ? { context } : {};
     if (message && typeof message === 'object' && !(message instanceof Error)) {
       this.logger[level]({ ...fields, ...(message as Record<string, unknown>) });

@@ -15,13 +15,24 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
         'errors add `error_code`.',
     )
     .setVersion(VERSION)
-    .addBearerAuth({ type: 'http', scheme: 'bearer', description: 'Organization API key (scs_live_...)' }, 'api_key')
+    .addBearerAuth(
+      { type: 'http', scheme: 'bearer', description: 'Organization API key (scs_live_...)' },
+      'api_key',
+    )
     .addApiKey({ type: 'apiKey', in: 'header', name: 'X-Service-Key' }, 'service_key')
-    .addBearerAuth({ type: 'http', scheme: 'bearer', description: 'Agent session token' }, 'agent_token')
-    .addCookieAuth('scs_session', { type: 'apiKey', in: 'cookie', name: 'scs_session' }, 'agent_cookie')
+    .addBearerAuth(
+      { type: 'http', scheme: 'bearer', description: 'Agent session token' },
+      'agent_token',
+    )
+    .addCookieAuth(
+      'scs_session',
+      { type: 'apiKey', in: 'cookie', name: 'scs_session' },
+      'agent_cookie',
+    )
     .build();
   const document = SwaggerModule.createDocument(app, config, {
-    operationIdFactory: (controllerKey, methodKey) => `${controllerKey.replace(/Controller$/, '')}_${methodKey}`,
+    operationIdFactory: (controllerKey, methodKey) =>
+      `${controllerKey.replace(/Controller$/, '')}_${methodKey}`,
   });
   return sortKeys(document) as OpenAPIObject;
 }

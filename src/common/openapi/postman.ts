@@ -2,7 +2,7 @@ import type { OpenAPIObject } from '@nestjs/swagger';
 
 type Schema = {
   $ref?: string;
-  type?: string;
+  type?: 'object' | 'array' | 'integer' | 'number' | 'boolean' | 'string';
   example?: unknown;
   properties?: Record<string, Schema>;
   items?: Schema;
@@ -16,7 +16,12 @@ interface PostmanItem {
   request: {
     method: string;
     header: { key: string; value: string }[];
-    url: { raw: string; host: string[]; path: string[]; query?: { key: string; value: string; disabled: boolean }[] };
+    url: {
+      raw: string;
+      host: string[];
+      path: string[];
+      query?: { key: string; value: string; disabled: boolean }[];
+    };
     body?: { mode: 'raw'; raw: string; options: { raw: { language: 'json' } } };
     description?: string;
   };
@@ -43,14 +48,23 @@ export function toPostmanCollection(document: OpenAPIObject, baseUrl: string) {
           }
         | undefined;
       if (!operation) continue;
-      const segments = path.replace(/^\//, '').split('/').map((part) => part.replace(/^\{(.+)\}$/, ':$1'));
+      const segments = path
+        .replace(/^\//, '')
+        .split('/')
+        .map((part) => part.replace(/^\{(.+)\}$/, ':$1'));
       const query = (operation.parameters ?? [])
         .filter((parameter) => parameter.in === 'query')
-        .map((parameter) => ({ key: parameter.name, value: stringify(parameter.example ?? parameter.schema?.example), disabled: true }));
+        .map((parameter) => ({
+          key: parameter.name,
+          value: stringify(parameter.example ?? parameter.schema?.example),
+          disabled: true,
+        }));
       const header = [{ key: 'Accept', value: 'application/json' }];
       const schemes = (operation.security ?? []).flatMap((entry) => Object.keys(entry));
-      if (schemes.includes('api_key')) header.push({ key: 'Authorization', value: 'Bearer {{apiKey}}' });
-      else if (schemes.includes('agent_token')) header.push({ key: 'Authorization', value: 'Bearer {{agentToken}}' });
+      if (schemes.includes('api_key'))
+        header.push({ key: 'Authorization', value: 'Bearer {{apiKey}}' });
+      else if (schemes.includes('agent_token'))
+        header.push({ key: 'Authorization', value: 'Bearer {{agentToken}}' });
       const item: PostmanItem = {
         name: operation.summary ?? `${method.toUpperCase()} ${path}`,
         request: {
@@ -109,12 +123,18 @@ function exampleOf(schema: Schema, document: OpenAPIObject, depth = 0): unknown 
   if (schema.default !== undefined) return schema.default;
   if (schema.enum?.length) return schema.enum[0];
   if (schema.allOf) {
-    return Object.assign({}, ...schema.allOf.map((part) => exampleOf(part, document, depth + 1) as object));
+    return Object.assign(
+      {},
+      ...schema.allOf.map((part) => exampleOf(part, document, depth + 1) as object),
+    );
   }
   switch (schema.type) {
     case 'object':
       return Object.fromEntries(
-        Object.entries(schema.properties ?? {}).map(([key, value]) => [key, exampleOf(value, document, depth + 1)]),
+        Object.entries(schema.properties ?? {}).map(([key, value]) => [
+          key,
+          exampleOf(value, document, depth + 1),
+        ]),
       );
     case 'array':
       return schema.items ? [exampleOf(schema.items, document, depth + 1)] : [];
@@ -123,7 +143,8 @@ function exampleOf(schema: Schema, document: OpenAPIObject, depth = 0): unknown 
       return 1;
     case 'boolean':
       return true;
-    default:
+    case 'string':
+    case undefined:
       return '';
   }
 }

@@ -21,7 +21,9 @@ function withTimeout<T>(work: Promise<T>, ms: number): Promise<T> {
 }
 
 export const VERSION: string = (
-  JSON.parse(readFileSync(path.join(__dirname, '..', '..', '..', '..', 'package.json'), 'utf8')) as {
+  JSON.parse(
+    readFileSync(path.join(__dirname, '..', '..', '..', '..', 'package.json'), 'utf8'),
+  ) as {
     version: string;
   }
 ).version;

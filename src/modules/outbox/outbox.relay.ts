@@ -1,5 +1,11 @@
 import { InjectQueue } from '@nestjs/bullmq';
-import { BeforeApplicationShutdown, Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
+import {
+  BeforeApplicationShutdown,
+  Inject,
+  Injectable,
+  Logger,
+  OnApplicationBootstrap,
+} from '@nestjs/common';
 import type { Queue } from 'bullmq';
 import { Client } from 'pg';
 import { DataSource } from 'typeorm';
@@ -64,7 +70,9 @@ export class OutboxRelay implements OnApplicationBootstrap, BeforeApplicationShu
       return;
     }
     this.draining = this.drain()
-      .catch((error: unknown) => this.logger.warn({ msg: 'outbox relay pass failed', err: String(error) }))
+      .catch((error: unknown) =>
+        this.logger.warn({ msg: 'outbox relay pass failed', err: String(error) }),
+      )
       .finally(() => {
         this.draining = undefined;
         if (this.again) {
@@ -85,7 +93,10 @@ export class OutboxRelay implements OnApplicationBootstrap, BeforeApplicationShu
       if (this.listener === client) this.listener = undefined;
       client.end().catch(() => undefined);
       if (this.stopped) return;
-      this.logger.warn({ msg: 'outbox listener lost; polling until it is back', err: String(error ?? 'closed') });
+      this.logger.warn({
+        msg: 'outbox listener lost; polling until it is back',
+        err: error instanceof Error ? error.message : 'closed',
+      });
       this.retry = setTimeout(() => void this.listen(), LISTEN_RETRY_MS);
     };
     client.on('notification', () => this.wake());
@@ -137,9 +148,10 @@ export class OutboxRelay implements OnApplicationBootstrap, BeforeApplicationShu
           },
         })),
       );
-      await manager.query(`UPDATE outbox_events SET enqueued_at = now() WHERE id = ANY($1::bigint[])`, [
-        rows.map((row) => row.id),
-      ]);
+      await manager.query(
+        `UPDATE outbox_events SET enqueued_at = now() WHERE id = ANY($1::bigint[])`,
+        [rows.map((row) => row.id)],
+      );
       return rows.length;
     });
   }

@@ -14,7 +14,11 @@ export class OutboxService {
     if (events.length === 0) return;
     const values: unknown[] = [];
     const rows = events.map((event, index) => {
-      values.push(event.organizationId === null ? null : String(event.organizationId), event.type, event.payload);
+      values.push(
+        event.organizationId === null ? null : String(event.organizationId),
+        event.type,
+        event.payload,
+      );
       return `($${index * 3 + 1}, $${index * 3 + 2}, $${index * 3 + 3})`;
     });
     await manager.query(
