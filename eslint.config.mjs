@@ -10,6 +10,7 @@ export default tseslint.config(
       'coverage/**',
       'eslint.config.mjs',
       'jest.config.js',
+      'scripts/**',
     ],
   },
   js.configs.recommended,
