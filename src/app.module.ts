@@ -8,6 +8,8 @@ import { AppConfigModule } from './config/config.module';
 import type { Environment } from './config/environment';
 import { dataSourceOptions } from './database/data-source-options';
 import { DATABASE_RUNTIME, type DatabaseRuntime } from './database/database-runtime';
+import { RateLimitModule } from './common/rate-limit/rate-limit.module';
+import { AuthModule } from './modules/auth/auth.module';
 import { DocsModule } from './modules/docs/docs.module';
 import { HealthModule } from './modules/health/health.module';
 import { OutboxModule } from './modules/outbox/outbox.module';
@@ -31,8 +33,10 @@ export class AppModule {
         TypeOrmModule.forRoot(dataSourceOptions(database.url)),
         QueueModule.forRoot({ workers, connection: queueConnection(env.REDIS_URL, database.url) }),
         OutboxModule.forRoot({ workers }),
+        RateLimitModule,
         HealthModule,
         DocsModule,
+        AuthModule,
       ],
       providers: [
         { provide: DATABASE_RUNTIME, useValue: database },

@@ -78,6 +78,26 @@ async function hydrateSymlinks(): Promise<void> {
   }
 }
 
+/**
+ * The embedded server an app on `dataDir` is running right now, if any (for the CLI, which must
+ * use it rather than start a second server on the same files).
+ */
+export async function runningEmbeddedPostgres(
+  dataDir: string,
+): Promise<{ url: string } | undefined> {
+  const databaseDir = path.resolve(dataDir, 'pg');
+  const pidFile = path.join(databaseDir, 'postmaster.pid');
+  if (!existsSync(pidFile)) return undefined;
+  const lines = (await fs.readFile(pidFile, 'utf8')).split('\n');
+  const pid = Number(lines[0]);
+  const port = Number(lines[3]);
+  if (!Number.isInteger(pid) || !isAlive(pid) || !Number.isInteger(port)) return undefined;
+  const password = (await fs.readFile(path.resolve(dataDir, 'pg-password'), 'utf8')).trim();
+  return {
+    url: `postgres://${USER}:${encodeURIComponent(password)}@127.0.0.1:${port}/${EMBEDDED_DATABASE}`,
+  };
+}
+
 interface Binaries {
   postgres: string;
   initdb: string;

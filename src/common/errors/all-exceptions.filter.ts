@@ -13,7 +13,7 @@ export class AllExceptionsFilter implements ExceptionFilter {
   catch(exception: unknown, host: ArgumentsHost): void {
     if (host.getType() !== 'http') throw exception;
     const http = host.switchToHttp();
-    const request = http.getRequest<Request & { id?: string }>();
+    const request = http.getRequest<Request>();
     const response = http.getResponse<Response>();
     const rendered = renderError(exception);
     if (rendered.unexpected) {

@@ -1,6 +1,6 @@
 import { Controller, Get } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
-import { Public } from '../../common/auth/public.decorator';
+import { Public } from '../../common/auth/auth.decorators';
 import { RawResponse } from '../../common/http/response-message.decorator';
 import { DocsService } from './docs.service';
 

@@ -1,0 +1,52 @@
+import {
+  applyDecorators,
+  createParamDecorator,
+  type ExecutionContext,
+  SetMetadata,
+} from '@nestjs/common';
+import { ApiBearerAuth, ApiCookieAuth, ApiSecurity } from '@nestjs/swagger';
+import { ApiErrors } from '../openapi/api-errors.decorator';
+import {
+  type Ability,
+  type AgentPrincipal,
+  type ApiKeyPrincipal,
+  AUTH_METADATA,
+  type AuthDeclaration,
+  type AuthenticatedRequest,
+} from './auth.types';
+
+const declare = (declaration: AuthDeclaration) => SetMetadata(AUTH_METADATA, declaration);
+
+/** No credentials (health, documents, register, login). */
+export const Public = () => declare({ kind: 'public' });
+
+/**
+ * A logged-in agent (bearer token or session cookie). `role: 'admin'` admits owners and admins;
+ * agents get 403.
+ */
+export const Agent = ({ role = 'agent' }: { role?: 'agent' | 'admin' } = {}) =>
+  applyDecorators(
+    declare({ kind: 'agent', role }),
+    ApiBearerAuth('agent_token'),
+    ApiCookieAuth('agent_cookie'),
+    ApiErrors(...(role === 'admin' ? [401, 403] : [401])),
+  );
+
+/** An organization API key (`Authorization: Bearer` or `X-Service-Key`) holding `ability`. */
+export const ApiKey = (ability?: Ability) =>
+  applyDecorators(
+    declare(ability ? { kind: 'api_key', ability } : { kind: 'api_key' }),
+    ApiBearerAuth('api_key'),
+    ApiSecurity('service_key'),
+    ApiErrors(...(ability ? [401, 403, 429] : [401, 429])),
+  );
+
+export const CurrentAgent = createParamDecorator(
+  (_: unknown, context: ExecutionContext): AgentPrincipal =>
+    context.switchToHttp().getRequest<AuthenticatedRequest>().agent as AgentPrincipal,
+);
+
+export const CurrentApiKey = createParamDecorator(
+  (_: unknown, context: ExecutionContext): ApiKeyPrincipal =>
+    context.switchToHttp().getRequest<AuthenticatedRequest>().apiKey as ApiKeyPrincipal,
+);

@@ -1,0 +1,46 @@
+import type { Request } from 'express';
+
+/** The seven abilities of the public API (spec section 5). */
+export const ABILITIES = [
+  'conversations:read',
+  'conversations:write',
+  'visitors:read',
+  'tickets:read',
+  'tickets:write',
+  'agents:read',
+  'sites:read',
+] as const;
+export type Ability = (typeof ABILITIES)[number];
+
+export const ROLES = ['owner', 'admin', 'agent'] as const;
+export type Role = (typeof ROLES)[number];
+
+/** How a route is authenticated; every route declares exactly one (deny by default). */
+export type AuthDeclaration =
+  | { kind: 'public' }
+  | { kind: 'agent'; role: 'agent' | 'admin' }
+  | { kind: 'api_key'; ability?: Ability };
+
+export interface AgentPrincipal {
+  userId: string;
+  organizationId: string;
+  role: Role;
+  sessionId: string;
+}
+
+export interface ApiKeyPrincipal {
+  id: string;
+  organizationId: string;
+  name: string;
+  keyPrefix: string;
+  abilities: Ability[];
+  createdByUserId: string | null;
+  lastUsedAt: Date | null;
+}
+
+export interface AuthenticatedRequest extends Request {
+  agent?: AgentPrincipal;
+  apiKey?: ApiKeyPrincipal;
+}
+
+export const AUTH_METADATA = 'auth:declaration';

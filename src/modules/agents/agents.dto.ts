@@ -1,0 +1,80 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import {
+  IsEmail,
+  IsIn,
+  IsNotEmpty,
+  IsOptional,
+  IsString,
+  MaxLength,
+  MinLength,
+} from 'class-validator';
+import { ROLES, type Role } from '../../common/auth/auth.types';
+import { EnvelopeDto } from '../../common/openapi/envelope.dto';
+import type { UserRow } from './agents.repository';
+
+export class AgentDto {
+  @ApiProperty({ example: 7 }) id!: number;
+  @ApiProperty({ example: 'Ada Agent' }) name!: string;
+  @ApiProperty({ example: 'ada@example.com' }) email!: string;
+  @ApiProperty({ enum: ROLES }) role!: Role;
+  @ApiProperty({ enum: ['online', 'away', 'offline'] }) status!: string;
+  @ApiProperty({ type: String, format: 'date-time', nullable: true }) last_seen_at!: string | null;
+  @ApiProperty({ format: 'date-time' }) created_at!: string;
+}
+
+export function toAgentDto(user: UserRow): AgentDto {
+  return {
+    id: Number(user.id),
+    name: user.name,
+    email: user.email,
+    role: user.role,
+    status: user.status,
+    last_seen_at: user.last_seen_at ? new Date(user.last_seen_at).toISOString() : null,
+    created_at: new Date(user.created_at).toISOString(),
+  };
+}
+
+export class CreateTeamMemberDto {
+  @ApiProperty({ example: 'Ada Agent' })
+  @IsString()
+  @IsNotEmpty()
+  @MaxLength(255)
+  name!: string;
+
+  @ApiProperty({ example: 'ada@example.com' })
+  @IsEmail()
+  @MaxLength(255)
+  email!: string;
+
+  @ApiProperty({ enum: ROLES })
+  @IsIn(ROLES)
+  role!: Role;
+
+  @ApiProperty({ example: 'correct horse battery staple', minLength: 8 })
+  @IsString()
+  @MinLength(8)
+  @MaxLength(200)
+  password!: string;
+}
+
+export class UpdateTeamMemberDto {
+  @ApiPropertyOptional()
+  @IsOptional()
+  @IsString()
+  @IsNotEmpty()
+  @MaxLength(255)
+  name?: string;
+
+  @ApiPropertyOptional({ enum: ROLES })
+  @IsOptional()
+  @IsIn(ROLES)
+  role?: Role;
+}
+
+export class AgentResponseDto extends EnvelopeDto {
+  @ApiProperty({ type: AgentDto }) data!: AgentDto;
+}
+
+export class AgentListResponseDto extends EnvelopeDto {
+  @ApiProperty({ type: [AgentDto] }) data!: AgentDto[];
+}

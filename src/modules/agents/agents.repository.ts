@@ -1,0 +1,107 @@
+import { Injectable } from '@nestjs/common';
+import { sql } from '../../database/sql';
+import { DataSource, type EntityManager } from 'typeorm';
+import type { Role } from '../../common/auth/auth.types';
+
+export interface UserRow {
+  id: string;
+  organization_id: string;
+  name: string;
+  email: string;
+  password_hash: string;
+  role: Role;
+  status: 'online' | 'away' | 'offline';
+  last_seen_at: Date | null;
+  created_at: Date;
+}
+
+const COLUMNS =
+  'id, organization_id, name, email, password_hash, role, status, last_seen_at, created_at';
+
+/** Agent accounts (`users`). Every read names the organization, except the login lookup. */
+@Injectable()
+export class AgentsRepository {
+  constructor(private readonly dataSource: DataSource) {}
+
+  async insert(
+    manager: EntityManager,
+    organizationId: string,
+    user: { name: string; email: string; passwordHash: string; role: Role },
+  ): Promise<UserRow> {
+    const rows = await sql<UserRow>(
+      manager,
+      `INSERT INTO users (organization_id, name, email, password_hash, role)
+       VALUES ($1, $2, $3, $4, $5) RETURNING ${COLUMNS}`,
+      [organizationId, user.name, user.email, user.passwordHash, user.role],
+    );
+    return rows[0];
+  }
+
+  /** Login is the one lookup without a tenant: an email address names one active account. */
+  async findActiveByEmail(email: string): Promise<UserRow | undefined> {
+    const rows = await sql<UserRow>(
+      this.dataSource,
+      `SELECT ${COLUMNS} FROM users WHERE lower(email) = lower($1) AND removed_at IS NULL`,
+      [email],
+    );
+    return rows[0];
+  }
+
+  async find(
+    organizationId: string,
+    userId: string,
+    manager?: EntityManager,
+  ): Promise<UserRow | undefined> {
+    const rows = await sql<UserRow>(
+      manager ?? this.dataSource,
+      `SELECT ${COLUMNS} FROM users WHERE organization_id = $1 AND id = $2 AND removed_at IS NULL`,
+      [organizationId, userId],
+    );
+    return rows[0];
+  }
+
+  async list(organizationId: string): Promise<UserRow[]> {
+    return sql(
+      this.dataSource,
+      `SELECT ${COLUMNS} FROM users WHERE organization_id = $1 AND removed_at IS NULL ORDER BY id`,
+      [organizationId],
+    );
+  }
+
+  /** Locks the organization's owners, so two concurrent demotions cannot leave none. */
+  async lockOwners(manager: EntityManager, organizationId: string): Promise<string[]> {
+    const rows = await sql<{ id: string }>(
+      manager,
+      `SELECT id FROM users WHERE organization_id = $1 AND role = 'owner' AND removed_at IS NULL FOR UPDATE`,
+      [organizationId],
+    );
+    return rows.map((row) => row.id);
+  }
+
+  async update(
+    manager: EntityManager,
+    organizationId: string,
+    userId: string,
+    changes: { name?: string; role?: Role },
+  ): Promise<UserRow | undefined> {
+    const rows = await sql<UserRow>(
+      manager,
+      `UPDATE users SET name = COALESCE($3, name), role = COALESCE($4, role), updated_at = now()
+       WHERE organization_id = $1 AND id = $2 AND removed_at IS NULL RETURNING ${COLUMNS}`,
+      [organizationId, userId, changes.name ?? null, changes.role ?? null],
+    );
+    return rows[0];
+  }
+
+  async remove(manager: EntityManager, organizationId: string, userId: string): Promise<boolean> {
+    const rows = await sql<{ id: string }>(
+      manager,
+      `UPDATE users SET removed_at = now(), status = 'offline', updated_at = now()
+       WHERE organization_id = $1 AND id = $2 AND removed_at IS NULL RETURNING id`,
+      [organizationId, userId],
+    );
+    if (rows.length > 0)
+      await manager.query(`DELETE FROM agent_sessions WHERE user_id = $1`, [userId]);
+    return rows.length > 0;
+  }
+}

@@ -1,0 +1,111 @@
+import { Injectable } from '@nestjs/common';
+import { DataSource, type EntityManager } from 'typeorm';
+import type { AgentPrincipal, Role } from '../../common/auth/auth.types';
+import { hashPassword } from '../../common/crypto/secrets';
+import { AppError } from '../../common/errors/app-error';
+import { AgentsRepository, type UserRow } from './agents.repository';
+
+const UNIQUE_VIOLATION = '23505';
+
+function isUniqueViolation(error: unknown): boolean {
+  return (error as { code?: string } | null)?.code === UNIQUE_VIOLATION;
+}
+
+/** Agent accounts and the team rules (the last owner stays; only owners manage owners). */
+@Injectable()
+export class AgentsService {
+  constructor(
+    private readonly agents: AgentsRepository,
+    private readonly dataSource: DataSource,
+  ) {}
+
+  async create(
+    manager: EntityManager,
+    organizationId: string,
+    input: { name: string; email: string; password: string; role: Role },
+  ): Promise<UserRow> {
+    const passwordHash = await hashPassword(input.password);
+    try {
+      // A savepoint, so a duplicate address does not abort the caller's transaction.
+      return await manager.transaction((inner) =>
+        this.agents.insert(inner, organizationId, {
+          ...input,
+          email: input.email.trim(),
+          passwordHash,
+        }),
+      );
+    } catch (error) {
+      if (isUniqueViolation(error))
+        throw AppError.invalid('email', 'The email has already been taken.');
+      throw error;
+    }
+  }
+
+  findForLogin(email: string): Promise<UserRow | undefined> {
+    return this.agents.findActiveByEmail(email);
+  }
+
+  async get(organizationId: string, userId: string): Promise<UserRow> {
+    const user = await this.agents.find(organizationId, userId);
+    if (!user) throw AppError.notFound();
+    return user;
+  }
+
+  /** The user if it is an active member of the organization, else undefined. */
+  findMember(organizationId: string, userId: string): Promise<UserRow | undefined> {
+    return this.agents.find(organizationId, userId);
+  }
+
+  list(organizationId: string): Promise<UserRow[]> {
+    return this.agents.list(organizationId);
+  }
+
+  invite(
+    actor: AgentPrincipal,
+    input: { name: string; email: string; password: string; role: Role },
+  ) {
+    if (input.role === 'owner' && actor.role !== 'owner') {
+      throw AppError.forbidden('Only an owner can add another owner.');
+    }
+    return this.dataSource.transaction((manager) =>
+      this.create(manager, actor.organizationId, input),
+    );
+  }
+
+  async update(
+    actor: AgentPrincipal,
+    userId: string,
+    changes: { name?: string; role?: Role },
+  ): Promise<UserRow> {
+    return this.dataSource.transaction(async (manager) => {
+      const owners = await this.agents.lockOwners(manager, actor.organizationId);
+      const target = await this.agents.find(actor.organizationId, userId, manager);
+      if (!target) throw AppError.notFound();
+      if (changes.role && changes.role !== target.role) {
+        if ((target.role === 'owner' || changes.role === 'owner') && actor.role !== 'owner') {
+          throw AppError.forbidden('Only an owner can grant or take away the owner role.');
+        }
+        if (target.role === 'owner' && owners.length === 1) {
+          throw AppError.invalid('role', 'The last owner of the organization cannot be demoted.');
+        }
+      }
+      const updated = await this.agents.update(manager, actor.organizationId, userId, changes);
+      if (!updated) throw AppError.notFound();
+      return updated;
+    });
+  }
+
+  async remove(actor: AgentPrincipal, userId: string): Promise<void> {
+    await this.dataSource.transaction(async (manager) => {
+      const owners = await this.agents.lockOwners(manager, actor.organizationId);
+      const target = await this.agents.find(actor.organizationId, userId, manager);
+      if (!target) throw AppError.notFound();
+      if (target.role === 'owner') {
+        if (actor.role !== 'owner') throw AppError.forbidden('Only an owner can remove an owner.');
+        if (owners.length === 1)
+          throw AppError.conflict('The last owner of the organization cannot be removed.');
+      }
+      await this.agents.remove(manager, actor.organizationId, userId);
+    });
+  }
+}

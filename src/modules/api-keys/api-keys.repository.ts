@@ -1,0 +1,79 @@
+import { Injectable } from '@nestjs/common';
+import { sql } from '../../database/sql';
+import { DataSource } from 'typeorm';
+import type { Ability } from '../../common/auth/auth.types';
+
+export interface ApiKeyRow {
+  id: string;
+  organization_id: string;
+  created_by_user_id: string | null;
+  name: string;
+  key_prefix: string;
+  key_hash: Buffer;
+  abilities: Ability[];
+  last_used_at: Date | null;
+  created_at: Date;
+}
+
+const COLUMNS =
+  'id, organization_id, created_by_user_id, name, key_prefix, key_hash, abilities, last_used_at, created_at';
+
+@Injectable()
+export class ApiKeysRepository {
+  constructor(private readonly dataSource: DataSource) {}
+
+  async insert(
+    organizationId: string,
+    key: {
+      createdByUserId: string | null;
+      name: string;
+      keyPrefix: string;
+      keyHash: Buffer;
+      abilities: Ability[];
+    },
+  ): Promise<ApiKeyRow> {
+    const rows = await sql<ApiKeyRow>(
+      this.dataSource,
+      `INSERT INTO api_keys (organization_id, created_by_user_id, name, key_prefix, key_hash, abilities)
+       VALUES ($1, $2, $3, $4, $5, $6) RETURNING ${COLUMNS}`,
+      [organizationId, key.createdByUserId, key.name, key.keyPrefix, key.keyHash, key.abilities],
+    );
+    return rows[0];
+  }
+
+  async listActive(organizationId: string): Promise<ApiKeyRow[]> {
+    return sql(
+      this.dataSource,
+      `SELECT ${COLUMNS} FROM api_keys WHERE organization_id = $1 AND revoked_at IS NULL ORDER BY id DESC`,
+      [organizationId],
+    );
+  }
+
+  async revoke(organizationId: string, keyId: string): Promise<boolean> {
+    const rows = await sql<unknown>(
+      this.dataSource,
+      `UPDATE api_keys SET revoked_at = now() WHERE organization_id = $1 AND id = $2 AND revoked_at IS NULL RETURNING id`,
+      [organizationId, keyId],
+    );
+    return rows.length > 0;
+  }
+
+  /** Authentication looks a key up by its hash, before any tenant is known. */
+  async findActiveByHash(keyHash: Buffer): Promise<ApiKeyRow | undefined> {
+    const rows = await sql<ApiKeyRow>(
+      this.dataSource,
+      `SELECT ${COLUMNS} FROM api_keys WHERE key_hash = $1 AND revoked_at IS NULL`,
+      [keyHash],
+    );
+    return rows[0];
+  }
+
+  /** Writes `last_used_at` unless it was written less than a minute ago. */
+  async touch(keyId: string): Promise<void> {
+    await this.dataSource.query(
+      `UPDATE api_keys SET last_used_at = now()
+       WHERE id = $1 AND (last_used_at IS NULL OR last_used_at < now() - interval '1 minute')`,
+      [keyId],
+    );
+  }
+}

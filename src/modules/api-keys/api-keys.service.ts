@@ -1,0 +1,72 @@
+import { Injectable, Logger } from '@nestjs/common';
+import type { AgentPrincipal, Ability, ApiKeyPrincipal } from '../../common/auth/auth.types';
+import { randomBase62, sameBytes, sha256 } from '../../common/crypto/secrets';
+import { AppError } from '../../common/errors/app-error';
+import { type ApiKeyRow, ApiKeysRepository } from './api-keys.repository';
+
+export const KEY_PREFIX = 'scs_live_';
+const KEY_FORMAT = /^scs_live_[0-9A-Za-z]{40}$/;
+const TOUCH_EVERY_MS = 60_000;
+
+@Injectable()
+export class ApiKeysService {
+  private readonly logger = new Logger(ApiKeysService.name);
+  /** When this instance last wrote each key's `last_used_at`, to skip the write within a minute. */
+  private readonly touched = new Map<string, number>();
+
+  constructor(private readonly keys: ApiKeysRepository) {}
+
+  /** A new key: `scs_live_` + 40 base62 characters (about 238 bits). Only its hash is stored. */
+  async create(
+    organizationId: string,
+    createdByUserId: string | null,
+    input: { name: string; abilities: Ability[] },
+  ): Promise<{ key: ApiKeyRow; plainText: string }> {
+    const plainText = `${KEY_PREFIX}${randomBase62(40)}`;
+    const key = await this.keys.insert(organizationId, {
+      createdByUserId,
+      name: input.name,
+      keyPrefix: plainText.slice(0, 12),
+      keyHash: sha256(plainText),
+      abilities: [...new Set(input.abilities)],
+    });
+    return { key, plainText };
+  }
+
+  list(organizationId: string): Promise<ApiKeyRow[]> {
+    return this.keys.listActive(organizationId);
+  }
+
+  async revoke(actor: AgentPrincipal, keyId: string): Promise<void> {
+    if (!(await this.keys.revoke(actor.organizationId, keyId))) throw AppError.notFound();
+  }
+
+  /** The key's principal, or undefined for a malformed, unknown or revoked key. */
+  async authenticate(presented: string): Promise<ApiKeyPrincipal | undefined> {
+    if (!KEY_FORMAT.test(presented)) return undefined;
+    const hash = sha256(presented);
+    const key = await this.keys.findActiveByHash(hash);
+    if (!key || !sameBytes(Buffer.from(key.key_hash), hash)) return undefined;
+    this.touch(key.id);
+    return {
+      id: key.id,
+      organizationId: key.organization_id,
+      name: key.name,
+      keyPrefix: key.key_prefix,
+      abilities: key.abilities,
+      createdByUserId: key.created_by_user_id,
+      lastUsedAt: key.last_used_at,
+    };
+  }
+
+  private touch(keyId: string): void {
+    const now = Date.now();
+    if (now - (this.touched.get(keyId) ?? 0) < TOUCH_EVERY_MS) return;
+    this.touched.set(keyId, now);
+    this.keys
+      .touch(keyId)
+      .catch((error: unknown) =>
+        this.logger.warn({ msg: 'last_used_at not written', err: String(error) }),
+      );
+  }
+}

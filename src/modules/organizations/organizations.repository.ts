@@ -1,0 +1,56 @@
+import { Injectable } from '@nestjs/common';
+import { sql } from '../../database/sql';
+import { DataSource, type EntityManager } from 'typeorm';
+import type { Plan } from './plans';
+
+export interface OrganizationRow {
+  id: string;
+  name: string;
+  plan: Plan;
+  subscription_ends_at: Date | null;
+  created_at: Date;
+}
+
+@Injectable()
+export class OrganizationsRepository {
+  constructor(private readonly dataSource: DataSource) {}
+
+  async insert(manager: EntityManager, name: string, plan: Plan): Promise<OrganizationRow> {
+    const rows = await sql<OrganizationRow>(
+      manager,
+      `INSERT INTO organizations (name, plan) VALUES ($1, $2) RETURNING *`,
+      [name, plan],
+    );
+    return rows[0];
+  }
+
+  async find(organizationId: string): Promise<OrganizationRow | undefined> {
+    const rows = await sql<OrganizationRow>(
+      this.dataSource,
+      `SELECT * FROM organizations WHERE id = $1`,
+      [organizationId],
+    );
+    return rows[0];
+  }
+
+  async update(
+    organizationId: string,
+    changes: { plan?: Plan; subscription_ends_at?: Date | null },
+  ): Promise<OrganizationRow | undefined> {
+    const rows = await sql<OrganizationRow>(
+      this.dataSource,
+      `UPDATE organizations SET
+         plan = COALESCE($2, plan),
+         subscription_ends_at = CASE WHEN $3::boolean THEN $4::timestamptz ELSE subscription_ends_at END,
+         updated_at = now()
+       WHERE id = $1 RETURNING *`,
+      [
+        organizationId,
+        changes.plan ?? null,
+        'subscription_ends_at' in changes,
+        changes.subscription_ends_at ?? null,
+      ],
+    );
+    return rows[0];
+  }
+}

@@ -1,0 +1,53 @@
+/** The widget settings stored on a site, with the defaults a new site gets. */
+export interface PreChatField {
+  key: string;
+  type: string;
+  label: string;
+  required: boolean;
+  builtin: boolean;
+}
+
+export interface WidgetSettings {
+  pre_chat_form: { enabled: boolean; delay_minutes: number; fields: PreChatField[] };
+  visitor_account_login: { enabled: boolean; menu_label: string; logout_label: string };
+  filter_record: { enabled: boolean; button_label: string };
+  data_lookup: { enabled: boolean };
+}
+
+export const BUILTIN_FIELDS = ['name', 'email', 'phone'] as const;
+
+export function defaultWidgetSettings(): WidgetSettings {
+  return {
+    pre_chat_form: {
+      enabled: false,
+      delay_minutes: 0,
+      fields: [
+        { key: 'name', type: 'text', label: 'Name', required: true, builtin: true },
+        { key: 'email', type: 'email', label: 'Email', required: true, builtin: true },
+      ],
+    },
+    visitor_account_login: {
+      enabled: false,
+      menu_label: 'Log in to your account',
+      logout_label: 'Log out',
+    },
+    filter_record: { enabled: false, button_label: 'Find a record' },
+    data_lookup: { enabled: false },
+  };
+}
+
+/** Stored settings over the defaults, section by section, so new keys get their default. */
+export function withDefaults(
+  stored: Partial<Record<keyof WidgetSettings, object>> | null | undefined,
+): WidgetSettings {
+  const defaults = defaultWidgetSettings();
+  return {
+    pre_chat_form: { ...defaults.pre_chat_form, ...(stored?.pre_chat_form ?? {}) },
+    visitor_account_login: {
+      ...defaults.visitor_account_login,
+      ...(stored?.visitor_account_login ?? {}),
+    },
+    filter_record: { ...defaults.filter_record, ...(stored?.filter_record ?? {}) },
+    data_lookup: { ...defaults.data_lookup, ...(stored?.data_lookup ?? {}) },
+  };
+}
