@@ -1,10 +1,11 @@
 import { Module } from '@nestjs/common';
 import { AgentsRepository } from './agents.repository';
 import { AgentsService } from './agents.service';
+import { PublicAgentsController } from './public-agents.controller';
 import { TeamController } from './team.controller';
 
 @Module({
-  controllers: [TeamController],
+  controllers: [TeamController, PublicAgentsController],
   providers: [AgentsRepository, AgentsService],
   exports: [AgentsService],
 })

@@ -68,6 +68,28 @@ export class AgentsRepository {
     );
   }
 
+  /** A page of members, newest first, optionally of one role; with the total for that filter. */
+  async page(
+    organizationId: string,
+    filter: { role?: Role },
+    page: { perPage: number; offset: number },
+  ): Promise<{ rows: UserRow[]; total: number }> {
+    const where = `organization_id = $1 AND removed_at IS NULL AND ($2::text IS NULL OR role = $2)`;
+    const [rows, count] = await Promise.all([
+      sql<UserRow>(
+        this.dataSource,
+        `SELECT ${COLUMNS} FROM users WHERE ${where} ORDER BY id DESC LIMIT $3 OFFSET $4`,
+        [organizationId, filter.role ?? null, page.perPage, page.offset],
+      ),
+      sql<{ total: string }>(
+        this.dataSource,
+        `SELECT count(*) AS total FROM users WHERE ${where}`,
+        [organizationId, filter.role ?? null],
+      ),
+    ]);
+    return { rows, total: Number(count[0].total) };
+  }
+
   /** Locks the organization's owners, so two concurrent demotions cannot leave none. */
   async lockOwners(manager: EntityManager, organizationId: string): Promise<string[]> {
     const rows = await sql<{ id: string }>(

@@ -60,6 +60,10 @@ export class AgentsService {
     return this.agents.list(organizationId);
   }
 
+  page(organizationId: string, filter: { role?: Role }, page: { perPage: number; offset: number }) {
+    return this.agents.page(organizationId, filter, page);
+  }
+
   invite(
     actor: AgentPrincipal,
     input: { name: string; email: string; password: string; role: Role },

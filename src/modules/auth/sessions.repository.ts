@@ -16,16 +16,19 @@ export interface SessionRow {
 export class SessionsRepository {
   constructor(private readonly dataSource: DataSource) {}
 
+  /** A new session; logging in also counts as being seen. */
   async insert(
     manager: EntityManager | undefined,
     userId: string,
     tokenHash: Buffer,
     ttlDays: number,
   ): Promise<void> {
-    await (manager ?? this.dataSource).query(
+    const executor = manager ?? this.dataSource;
+    await executor.query(
       `INSERT INTO agent_sessions (user_id, token_hash, expires_at) VALUES ($1, $2, now() + $3 * interval '1 day')`,
       [userId, tokenHash, ttlDays],
     );
+    await executor.query(`UPDATE users SET last_seen_at = now() WHERE id = $1`, [userId]);
   }
 
   async findActive(tokenHash: Buffer): Promise<SessionRow | undefined> {

@@ -1,10 +1,11 @@
 import { Module } from '@nestjs/common';
+import { PublicSitesController } from './public-sites.controller';
 import { SitesController } from './sites.controller';
 import { SitesRepository } from './sites.repository';
 import { SitesService } from './sites.service';
 
 @Module({
-  controllers: [SitesController],
+  controllers: [SitesController, PublicSitesController],
   providers: [SitesRepository, SitesService],
   exports: [SitesService],
 })

@@ -73,6 +73,27 @@ export class SitesRepository {
     );
   }
 
+  async page(
+    organizationId: string,
+    filter: { isActive?: boolean },
+    page: { perPage: number; offset: number },
+  ): Promise<{ rows: SiteRow[]; total: number }> {
+    const where = `organization_id = $1 AND ($2::boolean IS NULL OR is_active = $2)`;
+    const [rows, count] = await Promise.all([
+      sql<SiteRow>(
+        this.dataSource,
+        `SELECT ${COLUMNS} FROM sites WHERE ${where} ORDER BY id DESC LIMIT $3 OFFSET $4`,
+        [organizationId, filter.isActive ?? null, page.perPage, page.offset],
+      ),
+      sql<{ total: string }>(
+        this.dataSource,
+        `SELECT count(*) AS total FROM sites WHERE ${where}`,
+        [organizationId, filter.isActive ?? null],
+      ),
+    ]);
+    return { rows, total: Number(count[0].total) };
+  }
+
   async update(
     organizationId: string,
     siteId: string,

@@ -29,6 +29,14 @@ export class SitesService {
     return this.sites.list(organizationId);
   }
 
+  page(
+    organizationId: string,
+    filter: { isActive?: boolean },
+    page: { perPage: number; offset: number },
+  ) {
+    return this.sites.page(organizationId, filter, page);
+  }
+
   async get(organizationId: string, siteId: string): Promise<SiteRow> {
     const site = await this.sites.find(organizationId, siteId);
     if (!site) throw AppError.notFound();

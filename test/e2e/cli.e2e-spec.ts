@@ -1,0 +1,101 @@
+import { spawnSync } from 'node:child_process';
+import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import request from 'supertest';
+import { startApp } from '../utils/app-process';
+import { ROOT } from '../utils/test-env';
+
+function cli(dataDir: string, ...args: string[]) {
+  return spawnSync(process.execPath, [path.join(ROOT, 'dist', 'src', 'cli', 'main.js'), ...args], {
+    cwd: ROOT,
+    env: { PATH: process.env.PATH, HOME: process.env.HOME, DATA_DIR: dataDir },
+    encoding: 'utf8',
+    timeout: 60_000,
+  });
+}
+
+describe('platform CLI against the embedded database', () => {
+  let dataDir: string;
+
+  beforeAll(() => {
+    dataDir = mkdtempSync(path.join(tmpdir(), 'scs-cli-'));
+    chmodSync(dataDir, 0o755);
+  });
+
+  afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
+
+  it('org:create prints an owner login and an all-abilities key; org:plan and org:subscription change them', async () => {
+    const created = cli(
+      dataDir,
+      'org:create',
+      '--name',
+      'Initech',
+      '--email',
+      'bill@initech.test',
+      '--json',
+    );
+    expect(created.stderr).toBe('');
+    expect(created.status).toBe(0);
+    const result = JSON.parse(created.stdout) as {
+      organization: { id: number; plan: string };
+      owner: { email: string; password: string };
+      api_key: string;
+    };
+    expect(result.organization.plan).toBe('business');
+    expect(result.api_key).toMatch(/^scs_live_[0-9A-Za-z]{40}$/);
+
+    // With the app running on the same data directory, the CLI uses the app's server.
+    const app = await startApp({ DATA_DIR: dataDir });
+    try {
+      const login = await request(app.url)
+        .post('/api/agent/auth/login')
+        .send({ email: result.owner.email, password: result.owner.password })
+        .expect(200);
+      expect(login.body.user.role).toBe('owner');
+      const me = await request(app.url)
+        .get('/api/v1/me')
+        .set('Authorization', `Bearer ${result.api_key}`)
+        .expect(200);
+      expect(me.body.api_key.abilities).toHaveLength(7);
+
+      const plan = cli(dataDir, 'org:plan', String(result.organization.id), 'free');
+      expect(plan.status).toBe(0);
+      expect(plan.stdout).toContain('free plan');
+      const after = await request(app.url)
+        .get('/api/v1/me')
+        .set('X-Service-Key', result.api_key)
+        .expect(200);
+      expect(after.body.organization.plan).toBe('free');
+
+      const sub = cli(dataDir, 'org:subscription', String(result.organization.id), '2026-01-31');
+      expect(sub.status).toBe(0);
+      const agentMe = await request(app.url)
+        .get('/api/agent/me')
+        .set('Authorization', `Bearer ${login.body.token}`)
+        .expect(200);
+      expect(agentMe.body.organization.subscription_ends_at).toBe('2026-01-31T00:00:00.000Z');
+      expect(cli(dataDir, 'org:subscription', String(result.organization.id), 'none').status).toBe(
+        0,
+      );
+      const cleared = await request(app.url)
+        .get('/api/agent/me')
+        .set('Authorization', `Bearer ${login.body.token}`)
+        .expect(200);
+      expect(cleared.body.organization.subscription_ends_at).toBeNull();
+    } finally {
+      await app.stop();
+    }
+  });
+
+  it('refuses bad arguments with a usage message', () => {
+    const badPlan = cli(dataDir, 'org:plan', '1', 'platinum');
+    expect(badPlan.status).toBe(2);
+    expect(badPlan.stderr).toContain('plan must be one of: free, pro, business');
+    const badDate = cli(dataDir, 'org:subscription', '1', 'someday');
+    expect(badDate.status).toBe(2);
+    const missing = cli(dataDir, 'org:plan', '999999', 'pro');
+    expect(missing.status).toBe(1);
+    expect(missing.stderr).toContain('organization not found');
+  });
+});
