@@ -13,6 +13,7 @@ import {
   AUTH_METADATA,
   type AuthDeclaration,
   type AuthenticatedRequest,
+  type WidgetPrincipal,
 } from './auth.types';
 
 const declare = (declaration: AuthDeclaration) => SetMetadata(AUTH_METADATA, declaration);
@@ -40,6 +41,19 @@ export const ApiKey = (ability?: Ability) =>
     ApiSecurity('service_key'),
     ApiErrors(...(ability ? [401, 403, 429] : [401, 429])),
   );
+
+/**
+ * A widget call: the site's `widget_key` in the JSON body (or the query string of a GET). Unknown
+ * keys and inactive sites are 404; an organization whose subscription ended more than
+ * SUBSCRIPTION_GRACE_DAYS ago gets 402.
+ */
+export const Widget = () =>
+  applyDecorators(declare({ kind: 'widget' }), ApiSecurity('widget_key'), ApiErrors(402, 404));
+
+export const CurrentWidget = createParamDecorator(
+  (_: unknown, context: ExecutionContext): WidgetPrincipal =>
+    context.switchToHttp().getRequest<AuthenticatedRequest>().widget as WidgetPrincipal,
+);
 
 export const CurrentAgent = createParamDecorator(
   (_: unknown, context: ExecutionContext): AgentPrincipal =>

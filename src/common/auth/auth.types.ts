@@ -19,7 +19,8 @@ export type Role = (typeof ROLES)[number];
 export type AuthDeclaration =
   | { kind: 'public' }
   | { kind: 'agent'; role: 'agent' | 'admin' }
-  | { kind: 'api_key'; ability?: Ability };
+  | { kind: 'api_key'; ability?: Ability }
+  | { kind: 'widget' };
 
 export interface AgentPrincipal {
   userId: string;
@@ -38,7 +39,14 @@ export interface ApiKeyPrincipal {
   lastUsedAt: Date | null;
 }
 
+/** The site a widget request is for, found from its `widget_key`. */
+export interface WidgetPrincipal {
+  siteId: string;
+  organizationId: string;
+}
+
 export interface AuthenticatedRequest extends Request {
+  widget?: WidgetPrincipal;
   agent?: AgentPrincipal;
   apiKey?: ApiKeyPrincipal;
 }

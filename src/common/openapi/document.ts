@@ -24,6 +24,16 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
       { type: 'http', scheme: 'bearer', description: 'Agent session token' },
       'agent_token',
     )
+    .addApiKey(
+      {
+        type: 'apiKey',
+        in: 'query',
+        name: 'widget_key',
+        description:
+          "The site's widget key: in the JSON body of widget POSTs, in the query string of GETs",
+      },
+      'widget_key',
+    )
     .addCookieAuth(
       'scs_session',
       { type: 'apiKey', in: 'cookie', name: 'scs_session' },

@@ -4,9 +4,12 @@ import {
   AUTH_METADATA,
   type AuthDeclaration,
   type AuthenticatedRequest,
+  type WidgetPrincipal,
 } from '../../common/auth/auth.types';
 import { AppError } from '../../common/errors/app-error';
 import { ApiKeysService } from '../api-keys/api-keys.service';
+import { OrganizationsService } from '../organizations/organizations.service';
+import { SitesService } from '../sites/sites.service';
 import { AuthService } from './auth.service';
 import { readSessionCookie } from './session-cookie';
 
@@ -17,7 +20,8 @@ function bearer(request: AuthenticatedRequest): string | undefined {
 }
 
 /**
- * The global guard. Every route declares how it is authenticated (`@Public`, `@Agent`, `@ApiKey`);
+ * The global guard. Every route declares how it is authenticated (`@Public`, `@Agent`, `@ApiKey`,
+ * `@Widget`);
  * a route without a declaration is refused (and the start-up check refuses to boot with one).
  */
 @Injectable()
@@ -26,6 +30,8 @@ export class AuthGuard implements CanActivate {
     private readonly reflector: Reflector,
     private readonly auth: AuthService,
     private readonly apiKeys: ApiKeysService,
+    private readonly sites: SitesService,
+    private readonly organizations: OrganizationsService,
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
@@ -64,6 +70,25 @@ export class AuthGuard implements CanActivate {
         }
         return true;
       }
+      case 'widget': {
+        request.widget = await this.widgetSite(request);
+        return true;
+      }
     }
+  }
+
+  private async widgetSite(request: AuthenticatedRequest): Promise<WidgetPrincipal> {
+    const body = request.body as Record<string, unknown> | undefined;
+    const fromBody = body && typeof body === 'object' ? body.widget_key : undefined;
+    const key = typeof fromBody === 'string' ? fromBody : request.query.widget_key;
+    if (typeof key !== 'string' || key.length === 0) {
+      throw AppError.invalid('widget_key', 'The widget_key field is required.');
+    }
+    const site = await this.sites.findActiveByWidgetKey(key);
+    if (!site) throw AppError.notFound();
+    this.organizations.requireActiveSubscription(
+      await this.organizations.get(site.organization_id),
+    );
+    return { siteId: site.id, organizationId: site.organization_id };
   }
 }

@@ -65,6 +65,16 @@ export class SitesRepository {
     return rows[0];
   }
 
+  /** The widget key is the credential of the widget API, so this lookup has no tenant yet. */
+  async findActiveByWidgetKey(widgetKey: string): Promise<SiteRow | undefined> {
+    const rows = await sql<SiteRow>(
+      this.dataSource,
+      `SELECT ${COLUMNS} FROM sites WHERE widget_key = $1 AND is_active`,
+      [widgetKey],
+    );
+    return rows[0];
+  }
+
   async list(organizationId: string): Promise<SiteRow[]> {
     return sql(
       this.dataSource,

@@ -37,6 +37,12 @@ export class SitesService {
     return this.sites.page(organizationId, filter, page);
   }
 
+  findActiveByWidgetKey(widgetKey: string): Promise<SiteRow | undefined> {
+    return widgetKey.length > 64
+      ? Promise.resolve(undefined)
+      : this.sites.findActiveByWidgetKey(widgetKey);
+  }
+
   async get(organizationId: string, siteId: string): Promise<SiteRow> {
     const site = await this.sites.find(organizationId, siteId);
     if (!site) throw AppError.notFound();
