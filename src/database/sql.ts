@@ -24,3 +24,29 @@ export async function sql<T>(
   }
   return result as T[];
 }
+
+/**
+ * One page of a filtered list and the filter's total, in two queries sharing the same WHERE and
+ * parameters. `where` uses $1..$n for `parameters`; LIMIT and OFFSET are appended after them.
+ */
+export async function pageOf<T>(
+  executor: SqlExecutor,
+  query: { columns: string; from: string; where: string; parameters: unknown[]; orderBy: string },
+  page: { perPage: number; offset: number },
+): Promise<{ rows: T[]; total: number }> {
+  const next = query.parameters.length;
+  const [rows, count] = await Promise.all([
+    sql<T>(
+      executor,
+      `SELECT ${query.columns} FROM ${query.from} WHERE ${query.where}
+       ORDER BY ${query.orderBy} LIMIT $${next + 1} OFFSET $${next + 2}`,
+      [...query.parameters, page.perPage, page.offset],
+    ),
+    sql<{ total: string }>(
+      executor,
+      `SELECT count(*) AS total FROM ${query.from} WHERE ${query.where}`,
+      query.parameters,
+    ),
+  ]);
+  return { rows, total: Number(count[0].total) };
+}

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { sql } from '../../database/sql';
+import { pageOf, sql } from '../../database/sql';
 import { DataSource, type EntityManager } from 'typeorm';
 import type { Role } from '../../common/auth/auth.types';
 
@@ -74,20 +74,17 @@ export class AgentsRepository {
     filter: { role?: Role },
     page: { perPage: number; offset: number },
   ): Promise<{ rows: UserRow[]; total: number }> {
-    const where = `organization_id = $1 AND removed_at IS NULL AND ($2::text IS NULL OR role = $2)`;
-    const [rows, count] = await Promise.all([
-      sql<UserRow>(
-        this.dataSource,
-        `SELECT ${COLUMNS} FROM users WHERE ${where} ORDER BY id DESC LIMIT $3 OFFSET $4`,
-        [organizationId, filter.role ?? null, page.perPage, page.offset],
-      ),
-      sql<{ total: string }>(
-        this.dataSource,
-        `SELECT count(*) AS total FROM users WHERE ${where}`,
-        [organizationId, filter.role ?? null],
-      ),
-    ]);
-    return { rows, total: Number(count[0].total) };
+    return pageOf<UserRow>(
+      this.dataSource,
+      {
+        columns: COLUMNS,
+        from: 'users',
+        where: `organization_id = $1 AND removed_at IS NULL AND ($2::text IS NULL OR role = $2)`,
+        parameters: [organizationId, filter.role ?? null],
+        orderBy: 'id DESC',
+      },
+      page,
+    );
   }
 
   /** Locks the organization's owners, so two concurrent demotions cannot leave none. */

@@ -3,7 +3,7 @@ import { IsEmail, IsNotEmpty, IsString, MaxLength, MinLength } from 'class-valid
 import { AgentDto } from '../agents/agents.dto';
 import { EnvelopeDto } from '../../common/openapi/envelope.dto';
 import { SiteDto } from '../sites/sites.dto';
-import { FEATURES, PLANS } from '../organizations/plans';
+import { OrganizationDto } from '../organizations/organization.dto';
 
 export class RegisterDto {
   @ApiProperty({ example: 'Acme Inc.' })
@@ -41,15 +41,6 @@ export class LoginDto {
   @IsNotEmpty()
   @MaxLength(200)
   password!: string;
-}
-
-export class OrganizationDto {
-  @ApiProperty() id!: number;
-  @ApiProperty() name!: string;
-  @ApiProperty({ enum: PLANS }) plan!: string;
-  @ApiProperty({ enum: FEATURES, isArray: true }) features!: string[];
-  @ApiProperty({ type: String, format: 'date-time', nullable: true }) subscription_ends_at!:
-    string | null;
 }
 
 export class RegisterResponseDto extends EnvelopeDto {

@@ -1,7 +1,17 @@
+import { ApiProperty } from '@nestjs/swagger';
 import type { OrganizationRow } from './organizations.repository';
-import { PLAN_FEATURES } from './plans';
+import { FEATURES, PLAN_FEATURES, PLANS } from './plans';
 
-export function toOrganizationDto(organization: OrganizationRow) {
+export class OrganizationDto {
+  @ApiProperty() id!: number;
+  @ApiProperty() name!: string;
+  @ApiProperty({ enum: PLANS }) plan!: string;
+  @ApiProperty({ enum: FEATURES, isArray: true }) features!: string[];
+  @ApiProperty({ type: String, format: 'date-time', nullable: true }) subscription_ends_at!:
+    string | null;
+}
+
+export function toOrganizationDto(organization: OrganizationRow): OrganizationDto {
   return {
     id: Number(organization.id),
     name: organization.name,

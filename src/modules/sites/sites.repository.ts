@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { sql } from '../../database/sql';
+import { pageOf, sql } from '../../database/sql';
 import { DataSource, type EntityManager } from 'typeorm';
 import type { WidgetSettings } from './widget-settings';
 
@@ -88,20 +88,17 @@ export class SitesRepository {
     filter: { isActive?: boolean },
     page: { perPage: number; offset: number },
   ): Promise<{ rows: SiteRow[]; total: number }> {
-    const where = `organization_id = $1 AND ($2::boolean IS NULL OR is_active = $2)`;
-    const [rows, count] = await Promise.all([
-      sql<SiteRow>(
-        this.dataSource,
-        `SELECT ${COLUMNS} FROM sites WHERE ${where} ORDER BY id DESC LIMIT $3 OFFSET $4`,
-        [organizationId, filter.isActive ?? null, page.perPage, page.offset],
-      ),
-      sql<{ total: string }>(
-        this.dataSource,
-        `SELECT count(*) AS total FROM sites WHERE ${where}`,
-        [organizationId, filter.isActive ?? null],
-      ),
-    ]);
-    return { rows, total: Number(count[0].total) };
+    return pageOf<SiteRow>(
+      this.dataSource,
+      {
+        columns: COLUMNS,
+        from: 'sites',
+        where: `organization_id = $1 AND ($2::boolean IS NULL OR is_active = $2)`,
+        parameters: [organizationId, filter.isActive ?? null],
+        orderBy: 'id DESC',
+      },
+      page,
+    );
   }
 
   async update(
