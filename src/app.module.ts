@@ -10,6 +10,7 @@ import { dataSourceOptions } from './database/data-source-options';
 import { DATABASE_RUNTIME, type DatabaseRuntime } from './database/database-runtime';
 import { RateLimitModule } from './common/rate-limit/rate-limit.module';
 import { AuthModule } from './modules/auth/auth.module';
+import { ConversationsModule } from './modules/conversations/conversations.module';
 import { DocsModule } from './modules/docs/docs.module';
 import { HealthModule } from './modules/health/health.module';
 import { OutboxModule } from './modules/outbox/outbox.module';
@@ -37,6 +38,7 @@ export class AppModule {
         HealthModule,
         DocsModule,
         AuthModule,
+        ConversationsModule,
       ],
       providers: [
         { provide: DATABASE_RUNTIME, useValue: database },

@@ -56,6 +56,35 @@ export class AgentsService {
     return this.agents.find(organizationId, userId);
   }
 
+  /**
+   * The agent an API call acts as (DESIGN section 5): `agent_user_id` when given, else the user
+   * who created the key. Either must be an active member of the organization, else 422 on
+   * `agent_user_id`.
+   */
+  async resolveActor(
+    organizationId: string,
+    agentUserId: number | undefined,
+    keyCreatorId: string | null,
+  ): Promise<UserRow> {
+    if (agentUserId !== undefined) {
+      const user = await this.agents.find(organizationId, String(agentUserId));
+      if (!user)
+        throw AppError.invalid(
+          'agent_user_id',
+          'The selected agent_user_id is not an agent of this organization.',
+        );
+      return user;
+    }
+    const creator = keyCreatorId ? await this.agents.find(organizationId, keyCreatorId) : undefined;
+    if (!creator) {
+      throw AppError.invalid(
+        'agent_user_id',
+        'The agent_user_id field is required: the user who created this API key is no longer in the organization.',
+      );
+    }
+    return creator;
+  }
+
   list(organizationId: string): Promise<UserRow[]> {
     return this.agents.list(organizationId);
   }

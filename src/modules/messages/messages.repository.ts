@@ -1,0 +1,74 @@
+import { Injectable } from '@nestjs/common';
+import { DataSource, type EntityManager } from 'typeorm';
+import { pageOf, sql } from '../../database/sql';
+
+export type SenderType = 'visitor' | 'agent' | 'bot' | 'system';
+
+export interface MessageRow {
+  id: string;
+  conversation_id: string;
+  sender_type: SenderType;
+  sender_id: string | null;
+  body: string;
+  type: string;
+  attachments: unknown[];
+  created_at: Date;
+}
+
+const COLUMNS = 'id, conversation_id, sender_type, sender_id, body, type, attachments, created_at';
+
+@Injectable()
+export class MessagesRepository {
+  constructor(private readonly dataSource: DataSource) {}
+
+  async insert(
+    manager: EntityManager,
+    organizationId: string,
+    message: {
+      conversationId: string;
+      senderType: SenderType;
+      senderId: string | null;
+      body: string;
+      type?: string;
+    },
+  ): Promise<MessageRow> {
+    const rows = await sql<MessageRow>(
+      manager,
+      `INSERT INTO messages (organization_id, conversation_id, sender_type, sender_id, body, type)
+       VALUES ($1, $2, $3, $4, $5, $6) RETURNING ${COLUMNS}`,
+      [
+        organizationId,
+        message.conversationId,
+        message.senderType,
+        message.senderId,
+        message.body,
+        message.type ?? 'text',
+      ],
+    );
+    return rows[0];
+  }
+
+  /** Newest first, one page. */
+  page(organizationId: string, conversationId: string, page: { perPage: number; offset: number }) {
+    return pageOf<MessageRow>(
+      this.dataSource,
+      {
+        columns: COLUMNS,
+        from: 'messages',
+        where: 'conversation_id = $1 AND organization_id = $2',
+        parameters: [conversationId, organizationId],
+        orderBy: 'id DESC',
+      },
+      page,
+    );
+  }
+
+  /** Every message of a conversation, oldest first. */
+  all(organizationId: string, conversationId: string): Promise<MessageRow[]> {
+    return sql<MessageRow>(
+      this.dataSource,
+      `SELECT ${COLUMNS} FROM messages WHERE conversation_id = $1 AND organization_id = $2 ORDER BY id`,
+      [conversationId, organizationId],
+    );
+  }
+}

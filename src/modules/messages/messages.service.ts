@@ -1,0 +1,29 @@
+import { Injectable } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
+import { type MessageRow, MessagesRepository, type SenderType } from './messages.repository';
+
+@Injectable()
+export class MessagesService {
+  constructor(private readonly messages: MessagesRepository) {}
+
+  create(
+    manager: EntityManager,
+    organizationId: string,
+    message: {
+      conversationId: string;
+      senderType: SenderType;
+      senderId: string | null;
+      body: string;
+    },
+  ): Promise<MessageRow> {
+    return this.messages.insert(manager, organizationId, message);
+  }
+
+  page(organizationId: string, conversationId: string, page: { perPage: number; offset: number }) {
+    return this.messages.page(organizationId, conversationId, page);
+  }
+
+  all(organizationId: string, conversationId: string): Promise<MessageRow[]> {
+    return this.messages.all(organizationId, conversationId);
+  }
+}
