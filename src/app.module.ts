@@ -14,6 +14,8 @@ import { ConversationsModule } from './modules/conversations/conversations.modul
 import { DocsModule } from './modules/docs/docs.module';
 import { HealthModule } from './modules/health/health.module';
 import { OutboxModule } from './modules/outbox/outbox.module';
+import { TicketsModule } from './modules/tickets/tickets.module';
+import { VisitorsModule } from './modules/visitors/visitors.module';
 import { queueConnection } from './queue/queue-connection';
 import { QueueModule } from './queue/queue.module';
 
@@ -39,6 +41,8 @@ export class AppModule {
         DocsModule,
         AuthModule,
         ConversationsModule,
+        VisitorsModule,
+        TicketsModule,
       ],
       providers: [
         { provide: DATABASE_RUNTIME, useValue: database },

@@ -10,6 +10,7 @@ import { AppError } from '../../common/errors/app-error';
 import { ApiKeysService } from '../api-keys/api-keys.service';
 import { OrganizationsService } from '../organizations/organizations.service';
 import { SitesService } from '../sites/sites.service';
+import { ApiThrottlerGuard } from './api-throttler.guard';
 import { AuthService } from './auth.service';
 import { readSessionCookie } from './session-cookie';
 
@@ -30,6 +31,7 @@ export class AuthGuard implements CanActivate {
     private readonly reflector: Reflector,
     private readonly auth: AuthService,
     private readonly apiKeys: ApiKeysService,
+    private readonly throttler: ApiThrottlerGuard,
     private readonly sites: SitesService,
     private readonly organizations: OrganizationsService,
   ) {}
@@ -62,6 +64,8 @@ export class AuthGuard implements CanActivate {
         const key = presented ? await this.apiKeys.authenticate(presented) : undefined;
         if (!key) throw AppError.unauthenticated();
         request.apiKey = key;
+        // Counted before the ability check, so refused calls use the budget too.
+        await this.throttler.canActivate(context);
         if (declaration.ability && !key.abilities.includes(declaration.ability)) {
           throw new AppError(
             'missing_ability',

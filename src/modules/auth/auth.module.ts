@@ -6,17 +6,36 @@ import { OrganizationsModule } from '../organizations/organizations.module';
 import { SitesModule } from '../sites/sites.module';
 import { AuthCoverageCheck } from './auth-coverage.check';
 import { AuthController } from './auth.controller';
+import { ThrottlerModule } from '@nestjs/throttler';
+import { RATE_LIMIT_STORE, type RateLimitStore } from '../../common/rate-limit/rate-limit.store';
+import { SharedThrottlerStorage } from '../../common/rate-limit/throttler-storage';
+import { AppConfig } from '../../config/app-config';
+import { ApiThrottlerGuard } from './api-throttler.guard';
 import { AuthGuard } from './auth.guard';
 import { AuthService } from './auth.service';
 import { SessionsRepository } from './sessions.repository';
 
 @Module({
-  imports: [DiscoveryModule, AgentsModule, ApiKeysModule, OrganizationsModule, SitesModule],
+  imports: [
+    DiscoveryModule,
+    AgentsModule,
+    ApiKeysModule,
+    OrganizationsModule,
+    SitesModule,
+    ThrottlerModule.forRootAsync({
+      inject: [AppConfig, RATE_LIMIT_STORE],
+      useFactory: (config: AppConfig, store: RateLimitStore) => ({
+        throttlers: [{ name: 'default', ttl: 60_000, limit: config.env.RATE_LIMIT_PER_MINUTE }],
+        storage: new SharedThrottlerStorage(store),
+      }),
+    }),
+  ],
   controllers: [AuthController],
   providers: [
     AuthService,
     SessionsRepository,
     AuthCoverageCheck,
+    ApiThrottlerGuard,
     { provide: APP_GUARD, useClass: AuthGuard },
   ],
   exports: [AuthService],

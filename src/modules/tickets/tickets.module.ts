@@ -1,0 +1,15 @@
+import { Module } from '@nestjs/common';
+import { AgentsModule } from '../agents/agents.module';
+import { OrganizationsModule } from '../organizations/organizations.module';
+import { VisitorsModule } from '../visitors/visitors.module';
+import { PublicTicketsController } from './public-tickets.controller';
+import { TicketsRepository } from './tickets.repository';
+import { TicketsService } from './tickets.service';
+
+@Module({
+  imports: [AgentsModule, OrganizationsModule, VisitorsModule],
+  controllers: [PublicTicketsController],
+  providers: [TicketsRepository, TicketsService],
+  exports: [TicketsService],
+})
+export class TicketsModule {}
