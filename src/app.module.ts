@@ -13,6 +13,8 @@ import { AuthModule } from './modules/auth/auth.module';
 import { ConversationsModule } from './modules/conversations/conversations.module';
 import { DocsModule } from './modules/docs/docs.module';
 import { HealthModule } from './modules/health/health.module';
+import { IdempotencyInterceptor } from './modules/idempotency/idempotency.interceptor';
+import { IdempotencyModule } from './modules/idempotency/idempotency.module';
 import { OutboxModule } from './modules/outbox/outbox.module';
 import { TicketsModule } from './modules/tickets/tickets.module';
 import { VisitorsModule } from './modules/visitors/visitors.module';
@@ -43,10 +45,13 @@ export class AppModule {
         ConversationsModule,
         VisitorsModule,
         TicketsModule,
+        IdempotencyModule,
       ],
       providers: [
         { provide: DATABASE_RUNTIME, useValue: database },
         { provide: APP_PIPE, useFactory: createValidationPipe },
+        // Outermost first: idempotency keeps and replays the final, enveloped response.
+        { provide: APP_INTERCEPTOR, useExisting: IdempotencyInterceptor },
         { provide: APP_INTERCEPTOR, useClass: EnvelopeInterceptor },
         { provide: APP_FILTER, useClass: AllExceptionsFilter },
       ],

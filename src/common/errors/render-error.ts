@@ -47,6 +47,17 @@ export function toAppError(exception: unknown): AppError | undefined {
   return undefined;
 }
 
+/** A response recorded earlier (an idempotent replay of an error), sent again as it was. */
+export class StoredResponse extends Error {
+  constructor(
+    readonly status: number,
+    readonly body: Record<string, unknown>,
+    readonly headers: Record<string, string>,
+  ) {
+    super('stored response');
+  }
+}
+
 export interface RenderedError {
   status: number;
   headers: Record<string, string>;
@@ -56,6 +67,14 @@ export interface RenderedError {
 }
 
 export function renderError(exception: unknown): RenderedError {
+  if (exception instanceof StoredResponse) {
+    return {
+      status: exception.status,
+      headers: exception.headers,
+      body: exception.body,
+      unexpected: false,
+    };
+  }
   const known = toAppError(exception);
   const error = known ?? new AppError('internal_error', 'Server error.');
   const status = statusOf(error.code);

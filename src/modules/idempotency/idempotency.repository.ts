@@ -1,0 +1,71 @@
+import { Injectable } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import { sql } from '../../database/sql';
+
+export interface IdempotencyRecord {
+  fingerprint: Buffer;
+  status: number | null;
+  body: Record<string, unknown> | null;
+  created_at: Date;
+}
+
+/** Responses are kept this long; a request still unfinished after IN_FLIGHT_MINUTES is abandoned. */
+const KEEP_HOURS = 24;
+const IN_FLIGHT_MINUTES = 5;
+
+@Injectable()
+export class IdempotencyRepository {
+  constructor(private readonly dataSource: DataSource) {}
+
+  /**
+   * Claims the key for this request. Returns undefined when the claim succeeded, else the record
+   * already there. An expired record, or an abandoned unfinished one, is replaced by the claim.
+   */
+  async claim(
+    apiKeyId: string,
+    key: string,
+    fingerprint: Buffer,
+  ): Promise<IdempotencyRecord | undefined> {
+    const claimed = await sql<{ key: string }>(
+      this.dataSource,
+      `INSERT INTO idempotency_keys AS k (api_key_id, key, fingerprint) VALUES ($1, $2, $3)
+       ON CONFLICT (api_key_id, key) DO UPDATE
+         SET fingerprint = EXCLUDED.fingerprint, status = NULL, body = NULL, created_at = now(), completed_at = NULL
+         WHERE k.created_at < now() - interval '${KEEP_HOURS} hours'
+            OR (k.completed_at IS NULL AND k.created_at < now() - interval '${IN_FLIGHT_MINUTES} minutes')
+       RETURNING key`,
+      [apiKeyId, key, fingerprint],
+    );
+    if (claimed.length > 0) return undefined;
+    const rows = await sql<IdempotencyRecord>(
+      this.dataSource,
+      `SELECT fingerprint, status, body, created_at FROM idempotency_keys WHERE api_key_id = $1 AND key = $2`,
+      [apiKeyId, key],
+    );
+    return rows[0];
+  }
+
+  async complete(apiKeyId: string, key: string, status: number, body: unknown): Promise<void> {
+    await sql(
+      this.dataSource,
+      `UPDATE idempotency_keys SET status = $3, body = $4, completed_at = now() WHERE api_key_id = $1 AND key = $2`,
+      [apiKeyId, key, status, JSON.stringify(body)],
+    );
+  }
+
+  /** Lets a retry run again (after a server error, nothing was promised). */
+  async release(apiKeyId: string, key: string): Promise<void> {
+    await sql(
+      this.dataSource,
+      `DELETE FROM idempotency_keys WHERE api_key_id = $1 AND key = $2 AND completed_at IS NULL`,
+      [apiKeyId, key],
+    );
+  }
+
+  async purgeExpired(): Promise<void> {
+    await sql(
+      this.dataSource,
+      `DELETE FROM idempotency_keys WHERE created_at < now() - interval '${KEEP_HOURS} hours'`,
+    );
+  }
+}
