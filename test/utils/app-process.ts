@@ -1,5 +1,6 @@
 import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
 import path from 'node:path';
+import { startValidatingProxy } from './openapi-proxy';
 import { ROOT } from './test-env';
 
 export interface AppProcess {
@@ -74,19 +75,32 @@ export async function startApp(env: Record<string, string | undefined>): Promise
     });
   });
 
+  // Every test talks to the app through a proxy that checks each response against the
+  // OpenAPI document; a suite fails when its app stops with a violation on record.
+  const proxy = await startValidatingProxy(`http://127.0.0.1:${port}`);
+  const verify = async () => {
+    const violations = await proxy.close();
+    if (violations.length > 0)
+      throw new Error(
+        `Responses that do not match the OpenAPI document:\n${violations.join('\n')}`,
+      );
+  };
   return {
-    url: `http://127.0.0.1:${port}`,
+    url: proxy.url,
     port,
     logs,
     exited,
     stderr: () => stderr,
     async stop() {
       if (child.exitCode === null) child.kill('SIGTERM');
-      return exited;
+      const code = await exited;
+      await verify();
+      return code;
     },
     async kill() {
       if (child.exitCode === null) child.kill('SIGKILL');
       await exited;
+      await verify();
     },
   };
 }

@@ -1,5 +1,5 @@
 import { applyDecorators } from '@nestjs/common';
-import { ApiResponse } from '@nestjs/swagger';
+import { ApiHeader, ApiResponse } from '@nestjs/swagger';
 import { ErrorDto, ValidationErrorDto } from './envelope.dto';
 
 const DESCRIPTIONS: Record<number, string> = {
@@ -26,5 +26,26 @@ export function ApiErrors(...statuses: number[]) {
         type: status === 422 ? ValidationErrorDto : ErrorDto,
       }),
     ),
+  );
+}
+
+/**
+ * A public POST or PATCH that honours `Idempotency-Key`: documents the header, the replay
+ * header, the 409 while the first request runs and the 422 when the key is reused.
+ */
+export function ApiIdempotent() {
+  return applyDecorators(
+    ApiHeader({
+      name: 'Idempotency-Key',
+      required: false,
+      description:
+        'Up to 255 characters. The first response is kept 24 hours and replayed with Idempotent-Replayed: true.',
+    }),
+    ApiResponse({
+      status: 409,
+      description: 'A request with this Idempotency-Key is still running',
+      type: ErrorDto,
+    }),
+    ApiResponse({ status: 422, description: DESCRIPTIONS[422], type: ValidationErrorDto }),
   );
 }

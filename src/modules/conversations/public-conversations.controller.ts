@@ -5,7 +5,7 @@ import type { ApiKeyPrincipal } from '../../common/auth/auth.types';
 import { ApiIdParam, IdParam } from '../../common/http/id-param';
 import { ListLink, PageQueryDto, pageRequest, paginate } from '../../common/http/pagination';
 import { ResponseMessage } from '../../common/http/response-message.decorator';
-import { ApiErrors } from '../../common/openapi/api-errors.decorator';
+import { ApiErrors, ApiIdempotent } from '../../common/openapi/api-errors.decorator';
 import { AppConfig } from '../../config/app-config';
 import { toMessageDto } from '../messages/messages.dto';
 import {
@@ -83,6 +83,7 @@ export class PublicConversationsController {
   }
 
   @Post(':conversation/messages')
+  @ApiIdempotent()
   @ApiKey('conversations:write')
   @ApiIdParam('conversation')
   @ApiOperation({ summary: 'Send an agent reply into the conversation' })
@@ -109,6 +110,7 @@ export class PublicConversationsController {
   }
 
   @Post(':conversation/close')
+  @ApiIdempotent()
   @HttpCode(200)
   @ApiKey('conversations:write')
   @ApiIdParam('conversation')

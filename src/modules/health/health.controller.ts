@@ -1,9 +1,9 @@
 import { Controller, Get } from '@nestjs/common';
-import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiOkResponse, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { Public } from '../../common/auth/auth.decorators';
 import { AppError } from '../../common/errors/app-error';
 import { ResponseMessage } from '../../common/http/response-message.decorator';
-import { ApiErrors } from '../../common/openapi/api-errors.decorator';
+import { ReadyErrorDto } from '../../common/openapi/envelope.dto';
 import { LiveDto, ReadyDto, StatusDto } from './health.dto';
 import { HealthService } from './health.service';
 
@@ -24,7 +24,11 @@ export class HealthController {
   @Get('health/ready')
   @ApiOperation({ summary: 'Readiness: the database and the queue answer' })
   @ApiOkResponse({ type: ReadyDto })
-  @ApiErrors(503)
+  @ApiResponse({
+    status: 503,
+    description: 'The database or the queue is down',
+    type: ReadyErrorDto,
+  })
   @ResponseMessage('Ready.')
   async ready() {
     const checks = await this.health.checks();

@@ -84,8 +84,12 @@ export class IdempotencyInterceptor implements NestInterceptor {
         }
         return next.handle().pipe(
           // The record is complete before the response leaves, so a retry right after replays it.
-          mergeMap((body) =>
-            from(this.records.complete(apiKeyId, key, response.statusCode, body).then(() => body)),
+          mergeMap((body: unknown) =>
+            from(
+              this.records
+                .complete(apiKeyId, key, response.statusCode, body)
+                .then((): unknown => body),
+            ),
           ),
           catchError((error: unknown) => {
             const rendered = renderError(error);

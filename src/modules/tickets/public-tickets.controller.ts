@@ -5,7 +5,7 @@ import type { ApiKeyPrincipal } from '../../common/auth/auth.types';
 import { ApiIdParam, IdParam } from '../../common/http/id-param';
 import { ListLink, pageRequest, paginate } from '../../common/http/pagination';
 import { ResponseMessage } from '../../common/http/response-message.decorator';
-import { ApiErrors } from '../../common/openapi/api-errors.decorator';
+import { ApiErrors, ApiIdempotent } from '../../common/openapi/api-errors.decorator';
 import { AppConfig } from '../../config/app-config';
 import {
   CreateTicketDto,
@@ -60,6 +60,7 @@ export class PublicTicketsController {
   }
 
   @Post()
+  @ApiIdempotent()
   @ApiKey('tickets:write')
   @ApiOperation({
     summary: 'Open a ticket (source api, status open); needs ticketing on the plan',
@@ -72,6 +73,7 @@ export class PublicTicketsController {
   }
 
   @Patch(':ticket/status')
+  @ApiIdempotent()
   @ApiKey('tickets:write')
   @ApiIdParam('ticket')
   @ApiOperation({
