@@ -74,6 +74,20 @@ describe.each(modes)(
       expect(agent.headers['x-ratelimit-limit']).toBeUndefined();
     });
 
+    it('lets exactly the budget through when a burst arrives at once on both instances', async () => {
+      const org = await registerOrganization(apps[1].url);
+      const { key } = await createApiKey(apps[1].url, org.token, ['agents:read']);
+      const responses = await Promise.all(
+        Array.from({ length: 20 }, (_, i) =>
+          request(apps[i % 2].url)
+            .get('/api/v1/me')
+            .set('X-Service-Key', key),
+        ),
+      );
+      const statuses = responses.map((r) => r.status).sort();
+      expect(statuses).toEqual([...Array<number>(5).fill(200), ...Array<number>(15).fill(429)]);
+    });
+
     it('does not count requests with an invalid key', async () => {
       const res = await request(apps[0].url)
         .get('/api/v1/me')
