@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource } from 'typeorm';
+import { DataSource, type EntityManager } from 'typeorm';
 import { AppError } from '../../common/errors/app-error';
+import type { UserRow } from '../agents/agents.repository';
 import { AgentsService } from '../agents/agents.service';
 import { MessagesService } from '../messages/messages.service';
 import { OutboxService } from '../outbox/outbox.service';
@@ -57,19 +58,7 @@ export class ConversationsService {
 
   /** An agent's reply: stored, the chat becomes active, `message.sent` is emitted, all at once. */
   async reply(actor: Actor, conversationId: string, body: string) {
-    await this.get(actor.organizationId, conversationId);
-    const agent = await this.agents.resolveActor(
-      actor.organizationId,
-      actor.agentUserId,
-      actor.keyCreatorId,
-    );
-    return this.dataSource.transaction(async (manager) => {
-      const conversation = await this.conversations.lock(
-        manager,
-        actor.organizationId,
-        conversationId,
-      );
-      if (!conversation) throw AppError.notFound();
+    return this.asAgent(actor, conversationId, async (manager, conversation, agent) => {
       if (conversation.status === 'closed') throw AppError.conflict('The conversation is closed.');
       const message = await this.messages.create(manager, actor.organizationId, {
         conversationId,
@@ -102,19 +91,7 @@ export class ConversationsService {
     actor: Actor,
     conversationId: string,
   ): Promise<{ id: string; status: 'closed'; closedAt: Date }> {
-    await this.get(actor.organizationId, conversationId);
-    const agent = await this.agents.resolveActor(
-      actor.organizationId,
-      actor.agentUserId,
-      actor.keyCreatorId,
-    );
-    return this.dataSource.transaction(async (manager) => {
-      const conversation = await this.conversations.lock(
-        manager,
-        actor.organizationId,
-        conversationId,
-      );
-      if (!conversation) throw AppError.notFound();
+    return this.asAgent(actor, conversationId, async (manager, conversation, agent) => {
       if (conversation.status === 'closed' && conversation.closed_at) {
         return { id: conversationId, status: 'closed' as const, closedAt: conversation.closed_at };
       }
@@ -131,6 +108,32 @@ export class ConversationsService {
         },
       });
       return { id: conversationId, status: 'closed' as const, closedAt };
+    });
+  }
+
+  /**
+   * Runs a write as the acting agent on the locked conversation. The conversation is checked
+   * first (404 before any 422), then the agent, then the row is locked for the transaction.
+   */
+  private async asAgent<T>(
+    actor: Actor,
+    conversationId: string,
+    work: (manager: EntityManager, conversation: ConversationRow, agent: UserRow) => Promise<T>,
+  ): Promise<T> {
+    await this.get(actor.organizationId, conversationId);
+    const agent = await this.agents.resolveActor(
+      actor.organizationId,
+      actor.agentUserId,
+      actor.keyCreatorId,
+    );
+    return this.dataSource.transaction(async (manager) => {
+      const conversation = await this.conversations.lock(
+        manager,
+        actor.organizationId,
+        conversationId,
+      );
+      if (!conversation) throw AppError.notFound();
+      return work(manager, conversation, agent);
     });
   }
 }
