@@ -1,6 +1,5 @@
 import { Body, Controller, Get, Patch, Post } from '@nestjs/common';
 import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { DataSource } from 'typeorm';
 import { Agent, CurrentAgent } from '../../common/auth/auth.decorators';
 import type { AgentPrincipal } from '../../common/auth/auth.types';
 import { ApiIdParam, IdParam } from '../../common/http/id-param';
@@ -20,10 +19,7 @@ import { SitesService } from './sites.service';
 @Agent({ role: 'admin' })
 @Controller('api/agent/sites')
 export class SitesController {
-  constructor(
-    private readonly sites: SitesService,
-    private readonly dataSource: DataSource,
-  ) {}
+  constructor(private readonly sites: SitesService) {}
 
   @Get()
   @ApiOperation({ summary: "List the organization's sites" })
@@ -38,12 +34,10 @@ export class SitesController {
   @ApiErrors(422)
   @ResponseMessage('Site created.')
   async create(@CurrentAgent() agent: AgentPrincipal, @Body() body: CreateSiteDto) {
-    const site = await this.dataSource.transaction((manager) =>
-      this.sites.create(manager, agent.organizationId, {
-        ...body,
-        widget_settings: body.widget_settings as Partial<WidgetSettings> | undefined,
-      }),
-    );
+    const site = await this.sites.create(undefined, agent.organizationId, {
+      ...body,
+      widget_settings: body.widget_settings as Partial<WidgetSettings> | undefined,
+    });
     return { data: toSiteDto(site) };
   }
 

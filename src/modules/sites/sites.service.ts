@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import type { EntityManager } from 'typeorm';
+import { DataSource, type EntityManager } from 'typeorm';
 import { randomBase62 } from '../../common/crypto/secrets';
 import { AppError } from '../../common/errors/app-error';
 import { type SiteChanges, type SiteRow, SitesRepository } from './sites.repository';
@@ -7,18 +7,22 @@ import { withDefaults, type WidgetSettings } from './widget-settings';
 
 @Injectable()
 export class SitesService {
-  constructor(private readonly sites: SitesRepository) {}
+  constructor(
+    private readonly sites: SitesRepository,
+    private readonly dataSource: DataSource,
+  ) {}
 
   /** A new site with its own unguessable widget key (`wk_` + 32 base62, about 190 bits). */
+  /** Inside the caller's transaction when `manager` is given (registration), else on its own. */
   create(
-    manager: EntityManager,
+    manager: EntityManager | undefined,
     organizationId: string,
     input: SiteChanges & { name: string },
   ): Promise<SiteRow> {
     const widgetSettings = input.widget_settings
       ? this.mergeSettings(undefined, input.widget_settings)
       : undefined;
-    return this.sites.insert(manager, organizationId, {
+    return this.sites.insert(manager ?? this.dataSource.manager, organizationId, {
       ...input,
       widget_settings: widgetSettings,
       widget_key: `wk_${randomBase62(32)}`,
