@@ -11,6 +11,8 @@ export default tseslint.config(
       'eslint.config.mjs',
       'jest.config.js',
       'scripts/**',
+      // Plain Node ESM run with `node`, outside the TypeScript project (see bench/README.md).
+      'bench/**/*.mjs',
     ],
   },
   js.configs.recommended,

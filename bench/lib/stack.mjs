@@ -1,0 +1,186 @@
+// The pieces every benchmark needs: build, an embedded PostgreSQL in a temporary directory, a
+// migrated database with one organization, the compiled service and the raw baseline as child
+// processes on ports of our own choosing. All traffic stays on 127.0.0.1.
+import { execFileSync, spawn } from 'node:child_process';
+import { chmodSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+
+export const ROOT = path.resolve(import.meta.dirname, '..', '..');
+const require = createRequire(import.meta.url);
+const dist = (file) => require(path.join(ROOT, 'dist', 'src', file));
+
+/** Compiles the service (`npm run build`), as a fresh clone needs. */
+export function build() {
+  execFileSync('npm', ['run', 'build', '--silent'], { cwd: ROOT, stdio: 'inherit' });
+}
+
+export function freePort() {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.on('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address();
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/** An embedded PostgreSQL on a temporary data directory, removed again by `stop()`. */
+export async function startDatabase() {
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'scs-bench-'));
+  // As root, the server runs as the `postgres` user, which must be able to enter the directory.
+  chmodSync(dataDir, 0o755);
+  const embedded = await dist('database/embedded-postgres.js').startEmbeddedPostgres(dataDir);
+  return {
+    ...embedded,
+    dataDir,
+    async stop() {
+      await embedded.stop();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** A new, migrated database on the server; returns its URL. */
+export async function createDatabase(adminUrl, name) {
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  try {
+    await admin.query(`DROP DATABASE IF EXISTS ${name}`);
+    await admin.query(`CREATE DATABASE ${name}`);
+  } finally {
+    await admin.end();
+  }
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  await dist('database/migrate.js').runMigrations(url.toString());
+  return url.toString();
+}
+
+export async function dropDatabase(adminUrl, name) {
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`).finally(() => admin.end());
+}
+
+/** `org:create --json`: an organization, its owner, a site and an all-abilities API key. */
+export function createOrganization(databaseUrl) {
+  const output = execFileSync(
+    process.execPath,
+    [
+      path.join(ROOT, 'dist', 'src', 'cli', 'main.js'),
+      'org:create',
+      '--name',
+      'Bench Inc.',
+      '--email',
+      `owner-${Date.now()}@bench.example`,
+      '--json',
+    ],
+    { cwd: os.tmpdir(), env: cleanEnv({ DATABASE_URL: databaseUrl }), encoding: 'utf8' },
+  );
+  return JSON.parse(output.trim().split('\n').pop());
+}
+
+/** Only what the child needs: no `.env` of the checkout (cwd is elsewhere), no stray variables. */
+function cleanEnv(extra) {
+  return { PATH: process.env.PATH, HOME: process.env.HOME, ...extra };
+}
+
+/** Spawns a Node server and resolves once `GET <readyPath>` answers 200. */
+async function startNodeServer(name, script, env, port, readyPath) {
+  const child = spawn(process.execPath, [script], {
+    cwd: os.tmpdir(),
+    env: cleanEnv(env),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout.on('data', (chunk) => (output = (output + chunk).slice(-20_000)));
+  child.stderr.on('data', (chunk) => (output = (output + chunk).slice(-20_000)));
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  const url = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`${name} exited early:\n${output}`);
+    const ok = await fetch(url + readyPath).then(
+      (response) => response.ok,
+      () => false,
+    );
+    if (ok) break;
+    if (Date.now() > deadline) throw new Error(`${name} not ready within 60 s:\n${output}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  return {
+    url,
+    pid: child.pid,
+    output: () => output,
+    async stop() {
+      if (child.exitCode === null) child.kill('SIGTERM');
+      await exited;
+    },
+  };
+}
+
+export const RATE_LIMIT_PER_MINUTE = 100_000_000;
+
+/** The compiled service, as `npm run start:prod` runs it, against `databaseUrl`. */
+export async function startService(databaseUrl, publicUrl, port) {
+  return startNodeServer(
+    'service',
+    path.join(ROOT, 'dist', 'src', 'main.js'),
+    {
+      DATABASE_URL: databaseUrl,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      PUBLIC_URL: publicUrl,
+      LOG_LEVEL: 'warn',
+      RATE_LIMIT_PER_MINUTE: String(RATE_LIMIT_PER_MINUTE),
+    },
+    port,
+    '/health/ready',
+  );
+}
+
+/**
+ * The raw `node:http` + `pg` server answering the same queries with the same JSON; with
+ * `authenticate`, it also runs the service's API-key lookup and rate-limit statements.
+ */
+export async function startBaseline(databaseUrl, publicUrl, org, { authenticate = false } = {}) {
+  const port = await freePort();
+  return startNodeServer(
+    'baseline',
+    path.join(ROOT, 'bench', 'baseline-server.mjs'),
+    {
+      DATABASE_URL: databaseUrl,
+      PORT: String(port),
+      PUBLIC_URL: publicUrl,
+      ORGANIZATION_ID: String(org.organization.id),
+      ACTOR_ID: String(org.owner.id),
+      AUTHENTICATE: authenticate ? '1' : '0',
+    },
+    port,
+    '/ready',
+  );
+}
+
+/** Resident memory of a process in MiB, from /proc/<pid>/status (VmRSS). */
+export function rssMiB(pid) {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const kib = Number(/^VmRSS:\s+(\d+) kB/m.exec(status)?.[1]);
+  return Math.round((kib / 1024) * 10) / 10;
+}
+
+export function machine() {
+  const cpus = os.cpus();
+  return {
+    cpus: cpus.length,
+    cpu_model: cpus[0]?.model ?? 'unknown',
+    memory_gib: Math.round(os.totalmem() / 2 ** 30),
+    node: process.version,
+    platform: `${os.type()} ${os.release()}`,
+    load_average_at_start: os.loadavg().map((value) => Math.round(value * 100) / 100),
+  };
+}
