@@ -69,7 +69,7 @@ export class PublicTicketsController {
   @ApiErrors(422)
   @ResponseMessage('Ticket created.')
   async create(@CurrentApiKey() key: ApiKeyPrincipal, @Body() body: CreateTicketDto) {
-    return { data: toTicketSummary(await this.tickets.create(key.organizationId, body)) };
+    return { data: toTicketSummary(await this.tickets.create(key.organizationId, body, 'api')) };
   }
 
   @Patch(':ticket/status')

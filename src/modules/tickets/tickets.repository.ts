@@ -26,16 +26,28 @@ export interface TicketRow {
   updated_at: Date;
 }
 
-export type TicketListRow = Pick<
-  TicketRow,
-  'id' | 'ticket_number' | 'subject' | 'status' | 'priority' | 'source' | 'created_at'
->;
+/** A ticket as lists show it: everything but the (long) description. */
+export type TicketListRow = Omit<TicketRow, 'organization_id' | 'description'>;
+
+export const TICKET_SOURCES = ['api', 'widget', 'dashboard'] as const;
+export type TicketSource = (typeof TICKET_SOURCES)[number];
+
+export const COMMENT_AUTHOR_TYPES = ['agent', 'visitor', 'system'] as const;
+export type CommentAuthorType = (typeof COMMENT_AUTHOR_TYPES)[number];
 
 export interface TicketCommentRow {
   id: string;
   body: string;
   is_internal: boolean;
+  author_type: CommentAuthorType;
+  author_id: string | null;
   created_at: Date;
+}
+
+export interface TicketFilter {
+  status?: TicketStatus;
+  priority?: TicketPriority;
+  assignedAgentId?: number;
 }
 
 export interface NewTicket {
@@ -45,34 +57,44 @@ export interface NewTicket {
   subject: string;
   description: string;
   priority: TicketPriority;
-  source: 'api' | 'widget' | 'dashboard';
+  source: TicketSource;
   customerName: string | null;
   customerEmail: string | null;
+  assignedAgentId: string | null;
 }
 
-const COLUMNS =
-  'id, organization_id, site_id, visitor_id, ticket_number, subject, description, status, priority, source, customer_name, customer_email, assigned_agent_id, created_at, updated_at';
-const LIST_COLUMNS = 'id, ticket_number, subject, status, priority, source, created_at';
+/** What a change may set; a field left undefined keeps its value. */
+export interface TicketChanges {
+  status?: TicketStatus;
+  priority?: TicketPriority;
+  assignedAgentId?: string | null;
+}
+
+const LIST_COLUMNS =
+  'id, site_id, visitor_id, ticket_number, subject, status, priority, source, customer_name, customer_email, assigned_agent_id, created_at, updated_at';
+const COLUMNS = `${LIST_COLUMNS}, organization_id, description`;
+const COMMENT_COLUMNS = 'id, body, is_internal, author_type, author_id, created_at';
 
 @Injectable()
 export class TicketsRepository {
   constructor(private readonly dataSource: DataSource) {}
 
-  /** A page of tickets, newest first, optionally of one status and one priority. */
+  /** A page of tickets, newest first, optionally of one status, one priority and one assignee. */
   async page(
     organizationId: string,
-    filter: { status?: TicketStatus; priority?: TicketPriority },
+    filter: TicketFilter,
     page: { perPage: number; offset: number },
   ): Promise<{ rows: TicketListRow[]; total: number }> {
     const conditions = ['organization_id = $1'];
     const parameters: unknown[] = [organizationId];
-    if (filter.status) {
-      parameters.push(filter.status);
-      conditions.push(`status = $${parameters.length}`);
-    }
-    if (filter.priority) {
-      parameters.push(filter.priority);
-      conditions.push(`priority = $${parameters.length}`);
+    for (const [column, value] of [
+      ['status', filter.status],
+      ['priority', filter.priority],
+      ['assigned_agent_id', filter.assignedAgentId],
+    ] as const) {
+      if (value === undefined) continue;
+      parameters.push(value);
+      conditions.push(`${column} = $${parameters.length}`);
     }
     return pageOf<TicketListRow>(
       this.dataSource,
@@ -96,11 +118,15 @@ export class TicketsRepository {
     return rows[0];
   }
 
-  /** The ticket's comments, oldest first. */
-  async comments(organizationId: string, ticketId: string): Promise<TicketCommentRow[]> {
+  /** The ticket's comments, public and internal, oldest first. */
+  async comments(
+    organizationId: string,
+    ticketId: string,
+    manager?: EntityManager,
+  ): Promise<TicketCommentRow[]> {
     return sql<TicketCommentRow>(
-      this.dataSource,
-      `SELECT id, body, is_internal, created_at FROM ticket_comments
+      manager ?? this.dataSource,
+      `SELECT ${COMMENT_COLUMNS} FROM ticket_comments
        WHERE organization_id = $1 AND ticket_id = $2 ORDER BY id`,
       [organizationId, ticketId],
     );
@@ -135,8 +161,8 @@ export class TicketsRepository {
     const rows = await sql<TicketRow>(
       manager,
       `INSERT INTO tickets (organization_id, site_id, visitor_id, ticket_number, subject, description,
-         status, priority, source, customer_name, customer_email)
-       VALUES ($1, $2, $3, $4, $5, $6, 'open', $7, $8, $9, $10)
+         status, priority, source, customer_name, customer_email, assigned_agent_id)
+       VALUES ($1, $2, $3, $4, $5, $6, 'open', $7, $8, $9, $10, $11)
        RETURNING ${COLUMNS}`,
       [
         organizationId,
@@ -149,6 +175,7 @@ export class TicketsRepository {
         ticket.source,
         ticket.customerName,
         ticket.customerEmail,
+        ticket.assignedAgentId,
       ],
     );
     return rows[0];
@@ -159,30 +186,71 @@ export class TicketsRepository {
     manager: EntityManager,
     organizationId: string,
     ticketId: string,
-  ): Promise<Pick<TicketRow, 'id' | 'status'> | undefined> {
-    const rows = await sql<Pick<TicketRow, 'id' | 'status'>>(
+  ): Promise<TicketRow | undefined> {
+    const rows = await sql<TicketRow>(
       manager,
-      `SELECT id, status FROM tickets WHERE organization_id = $1 AND id = $2 FOR UPDATE`,
+      `SELECT ${COLUMNS} FROM tickets WHERE organization_id = $1 AND id = $2 FOR UPDATE`,
       [organizationId, ticketId],
     );
     return rows[0];
   }
 
-  async updateStatus(
+  /** Sets the given fields (and `updated_at`); with no field given it only touches `updated_at`. */
+  async update(
     manager: EntityManager,
     organizationId: string,
     ticketId: string,
-    status: TicketStatus,
-  ): Promise<void> {
-    await sql(
+    changes: TicketChanges,
+  ): Promise<TicketRow> {
+    const assignments = ['updated_at = now()'];
+    const parameters: unknown[] = [organizationId, ticketId];
+    for (const [column, value] of [
+      ['status', changes.status],
+      ['priority', changes.priority],
+      ['assigned_agent_id', changes.assignedAgentId],
+    ] as const) {
+      if (value === undefined) continue;
+      parameters.push(value);
+      assignments.push(`${column} = $${parameters.length}`);
+    }
+    const rows = await sql<TicketRow>(
       manager,
-      `UPDATE tickets SET status = $3, updated_at = now() WHERE organization_id = $1 AND id = $2`,
-      [organizationId, ticketId, status],
+      `UPDATE tickets SET ${assignments.join(', ')} WHERE organization_id = $1 AND id = $2
+       RETURNING ${COLUMNS}`,
+      parameters,
     );
+    return rows[0];
+  }
+
+  async insertComment(
+    manager: EntityManager,
+    organizationId: string,
+    comment: {
+      ticketId: string;
+      authorType: CommentAuthorType;
+      authorId: string | null;
+      body: string;
+      isInternal: boolean;
+    },
+  ): Promise<TicketCommentRow> {
+    const rows = await sql<TicketCommentRow>(
+      manager,
+      `INSERT INTO ticket_comments (organization_id, ticket_id, author_type, author_id, body, is_internal)
+       VALUES ($1, $2, $3, $4, $5, $6) RETURNING ${COMMENT_COLUMNS}`,
+      [
+        organizationId,
+        comment.ticketId,
+        comment.authorType,
+        comment.authorId,
+        comment.body,
+        comment.isInternal,
+      ],
+    );
+    return rows[0];
   }
 
   /** The site's id when `siteId` is a site of the organization; without it, the first (lowest id). */
-  async siteOf(organizationId: string, siteId?: number): Promise<string | undefined> {
+  async siteOf(organizationId: string, siteId?: string): Promise<string | undefined> {
     const rows = await sql<{ id: string }>(
       this.dataSource,
       `SELECT id FROM sites WHERE organization_id = $1 AND ($2::bigint IS NULL OR id = $2)

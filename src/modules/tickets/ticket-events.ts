@@ -1,0 +1,57 @@
+import type { DomainEvent } from '../outbox/domain-event';
+import type { TicketCommentRow, TicketRow } from './tickets.repository';
+
+const id = (value: string | null): number | null => (value === null ? null : Number(value));
+
+/** A ticket event of DESIGN section 6; `data` always carries `organization_id`. */
+const event = (
+  type: string,
+  organizationId: string,
+  payload: Record<string, unknown>,
+): DomainEvent => ({
+  type,
+  organizationId,
+  payload: { organization_id: Number(organizationId), ...payload },
+});
+
+/** The ticket events, built in one place so every source (API, desk, widget) emits the same. */
+export const ticketEvents = {
+  created: (ticket: TicketRow) =>
+    event('ticket.created', ticket.organization_id, {
+      ticket: {
+        id: Number(ticket.id),
+        ticket_number: ticket.ticket_number,
+        subject: ticket.subject,
+        status: ticket.status,
+        priority: ticket.priority,
+        source: ticket.source,
+      },
+    }),
+
+  assigned: (ticket: TicketRow, previousAgentId: string | null) =>
+    event('ticket.assigned', ticket.organization_id, {
+      ticket_id: Number(ticket.id),
+      assigned_agent_id: id(ticket.assigned_agent_id),
+      previous_agent_id: id(previousAgentId),
+    }),
+
+  statusChanged: (ticket: TicketRow, from: string) =>
+    event('ticket.status_changed', ticket.organization_id, {
+      ticket_id: Number(ticket.id),
+      from,
+      to: ticket.status,
+    }),
+
+  priorityChanged: (ticket: TicketRow, from: string) =>
+    event('ticket.priority_changed', ticket.organization_id, {
+      ticket_id: Number(ticket.id),
+      from,
+      to: ticket.priority,
+    }),
+
+  commentAdded: (ticket: Pick<TicketRow, 'id' | 'organization_id'>, comment: TicketCommentRow) =>
+    event('ticket.comment_added', ticket.organization_id, {
+      ticket_id: Number(ticket.id),
+      comment: { id: Number(comment.id), body: comment.body, is_internal: comment.is_internal },
+    }),
+};
