@@ -1,7 +1,6 @@
 import type { DomainEvent } from '../outbox/domain-event';
+import { idOrNull, toTicketSummary } from './tickets.dto';
 import type { TicketCommentRow, TicketRow } from './tickets.repository';
-
-const id = (value: string | null): number | null => (value === null ? null : Number(value));
 
 /** A ticket event of DESIGN section 6; `data` always carries `organization_id`. */
 const event = (
@@ -17,22 +16,13 @@ const event = (
 /** The ticket events, built in one place so every source (API, desk, widget) emits the same. */
 export const ticketEvents = {
   created: (ticket: TicketRow) =>
-    event('ticket.created', ticket.organization_id, {
-      ticket: {
-        id: Number(ticket.id),
-        ticket_number: ticket.ticket_number,
-        subject: ticket.subject,
-        status: ticket.status,
-        priority: ticket.priority,
-        source: ticket.source,
-      },
-    }),
+    event('ticket.created', ticket.organization_id, { ticket: toTicketSummary(ticket) }),
 
   assigned: (ticket: TicketRow, previousAgentId: string | null) =>
     event('ticket.assigned', ticket.organization_id, {
       ticket_id: Number(ticket.id),
-      assigned_agent_id: id(ticket.assigned_agent_id),
-      previous_agent_id: id(previousAgentId),
+      assigned_agent_id: idOrNull(ticket.assigned_agent_id),
+      previous_agent_id: idOrNull(previousAgentId),
     }),
 
   statusChanged: (ticket: TicketRow, from: string) =>

@@ -1,3 +1,4 @@
+import { applyDecorators } from '@nestjs/common';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import {
   IsEmail,
@@ -14,6 +15,7 @@ import { PageMetaDto, PageQueryDto } from '../../common/http/pagination';
 import { EnvelopeDto } from '../../common/openapi/envelope.dto';
 import {
   TICKET_PRIORITIES,
+  TICKET_SOURCES,
   TICKET_STATUSES,
   type TicketCommentRow,
   type TicketListRow,
@@ -22,8 +24,19 @@ import {
   type TicketStatus,
 } from './tickets.repository';
 
-const iso = (value: Date): string => new Date(value).toISOString();
-const idOrNull = (value: string | null): number | null => (value === null ? null : Number(value));
+export const iso = (value: Date): string => new Date(value).toISOString();
+export const idOrNull = (value: string | null): number | null =>
+  value === null ? null : Number(value);
+
+/** An optional reference to another record in a JSON body: a positive integer. */
+export const OptionalId = (description: string, options: { nullable?: boolean } = {}) =>
+  applyDecorators(
+    ApiPropertyOptional({ type: 'integer', minimum: 1, description, ...options }),
+    IsOptional(),
+    IsInt(),
+    Min(1),
+    Max(Number.MAX_SAFE_INTEGER),
+  );
 
 export class TicketQueryDto extends PageQueryDto {
   @ApiPropertyOptional({ enum: TICKET_STATUSES })
@@ -59,26 +72,10 @@ export class CreateTicketDto {
   @IsIn(TICKET_PRIORITIES)
   priority?: TicketPriority;
 
-  @ApiPropertyOptional({
-    type: 'integer',
-    minimum: 1,
-    description: "A site of the organization; defaults to the organization's first site",
-  })
-  @IsOptional()
-  @IsInt()
-  @Min(1)
-  @Max(Number.MAX_SAFE_INTEGER)
+  @OptionalId("A site of the organization; defaults to the organization's first site")
   site_id?: number;
 
-  @ApiPropertyOptional({
-    type: 'integer',
-    minimum: 1,
-    description: 'Links an existing visitor of the organization',
-  })
-  @IsOptional()
-  @IsInt()
-  @Min(1)
-  @Max(Number.MAX_SAFE_INTEGER)
+  @OptionalId('Links an existing visitor of the organization')
   visitor_id?: number;
 
   @ApiPropertyOptional({
@@ -107,15 +104,7 @@ export class UpdateTicketStatusDto {
   @IsIn(TICKET_STATUSES)
   status!: TicketStatus;
 
-  @ApiPropertyOptional({
-    type: 'integer',
-    minimum: 1,
-    description: 'Agent user performing the update; defaults to the user who created the key',
-  })
-  @IsOptional()
-  @IsInt()
-  @Min(1)
-  @Max(Number.MAX_SAFE_INTEGER)
+  @OptionalId('Agent user performing the update; defaults to the user who created the key')
   agent_user_id?: number;
 }
 
@@ -125,7 +114,7 @@ export class TicketSummaryDto {
   @ApiProperty({ example: 'Cannot download my invoice' }) subject!: string;
   @ApiProperty({ enum: TICKET_STATUSES }) status!: string;
   @ApiProperty({ enum: TICKET_PRIORITIES }) priority!: string;
-  @ApiProperty({ enum: ['api', 'widget', 'dashboard'] }) source!: string;
+  @ApiProperty({ enum: TICKET_SOURCES }) source!: string;
 }
 
 export class TicketListItemDto extends TicketSummaryDto {
@@ -139,14 +128,21 @@ export class TicketCommentDto {
   @ApiProperty({ format: 'date-time' }) created_at!: string;
 }
 
-export class TicketDetailDto extends TicketListItemDto {
-  @ApiProperty() description!: string;
+/**
+ * Every field of a ticket but its description and comments: an item of the agent desk's list, and
+ * the base of both single-ticket shapes.
+ */
+export class AgentTicketListItemDto extends TicketListItemDto {
   @ApiProperty() site_id!: number;
   @ApiProperty({ type: 'integer', nullable: true }) visitor_id!: number | null;
   @ApiProperty({ type: String, nullable: true }) customer_name!: string | null;
   @ApiProperty({ type: String, nullable: true }) customer_email!: string | null;
   @ApiProperty({ type: 'integer', nullable: true }) assigned_agent_id!: number | null;
   @ApiProperty({ format: 'date-time' }) updated_at!: string;
+}
+
+export class TicketDetailDto extends AgentTicketListItemDto {
+  @ApiProperty() description!: string;
   @ApiProperty({ type: [TicketCommentDto], description: 'Oldest first' })
   comments!: TicketCommentDto[];
 }
@@ -188,22 +184,28 @@ export const toTicketListItem = (ticket: TicketListRow): TicketListItemDto => ({
   created_at: iso(ticket.created_at),
 });
 
-export const toTicketDetail = (
-  ticket: TicketRow,
-  comments: TicketCommentRow[],
-): TicketDetailDto => ({
+export const toAgentTicketListItem = (ticket: TicketListRow): AgentTicketListItemDto => ({
   ...toTicketListItem(ticket),
-  description: ticket.description,
   site_id: Number(ticket.site_id),
   visitor_id: idOrNull(ticket.visitor_id),
   customer_name: ticket.customer_name,
   customer_email: ticket.customer_email,
   assigned_agent_id: idOrNull(ticket.assigned_agent_id),
   updated_at: iso(ticket.updated_at),
-  comments: comments.map((comment) => ({
-    id: Number(comment.id),
-    body: comment.body,
-    is_internal: comment.is_internal,
-    created_at: iso(comment.created_at),
-  })),
+});
+
+export const toTicketComment = (comment: TicketCommentRow): TicketCommentDto => ({
+  id: Number(comment.id),
+  body: comment.body,
+  is_internal: comment.is_internal,
+  created_at: iso(comment.created_at),
+});
+
+export const toTicketDetail = (
+  ticket: TicketRow,
+  comments: TicketCommentRow[],
+): TicketDetailDto => ({
+  ...toAgentTicketListItem(ticket),
+  description: ticket.description,
+  comments: comments.map(toTicketComment),
 });

@@ -2,13 +2,14 @@ import { Module } from '@nestjs/common';
 import { AgentsModule } from '../agents/agents.module';
 import { OrganizationsModule } from '../organizations/organizations.module';
 import { VisitorsModule } from '../visitors/visitors.module';
+import { AgentTicketsController } from './agent-tickets.controller';
 import { PublicTicketsController } from './public-tickets.controller';
 import { TicketsRepository } from './tickets.repository';
 import { TicketsService } from './tickets.service';
 
 @Module({
   imports: [AgentsModule, OrganizationsModule, VisitorsModule],
-  controllers: [PublicTicketsController],
+  controllers: [PublicTicketsController, AgentTicketsController],
   providers: [TicketsRepository, TicketsService],
   exports: [TicketsService],
 })

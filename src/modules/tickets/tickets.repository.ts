@@ -75,6 +75,24 @@ const LIST_COLUMNS =
 const COLUMNS = `${LIST_COLUMNS}, organization_id, description`;
 const COMMENT_COLUMNS = 'id, body, is_internal, author_type, author_id, created_at';
 
+/**
+ * `column = $n` for each given field an agent sorts tickets by (a filter's conditions, a change's
+ * assignments); the values are appended to `parameters`.
+ */
+function deskFields(parameters: unknown[], fields: TicketFilter | TicketChanges): string[] {
+  const columns: [string, unknown][] = [
+    ['status', fields.status],
+    ['priority', fields.priority],
+    ['assigned_agent_id', fields.assignedAgentId],
+  ];
+  return columns
+    .filter(([, value]) => value !== undefined)
+    .map(([column, value]) => {
+      parameters.push(value);
+      return `${column} = $${parameters.length}`;
+    });
+}
+
 @Injectable()
 export class TicketsRepository {
   constructor(private readonly dataSource: DataSource) {}
@@ -85,17 +103,8 @@ export class TicketsRepository {
     filter: TicketFilter,
     page: { perPage: number; offset: number },
   ): Promise<{ rows: TicketListRow[]; total: number }> {
-    const conditions = ['organization_id = $1'];
     const parameters: unknown[] = [organizationId];
-    for (const [column, value] of [
-      ['status', filter.status],
-      ['priority', filter.priority],
-      ['assigned_agent_id', filter.assignedAgentId],
-    ] as const) {
-      if (value === undefined) continue;
-      parameters.push(value);
-      conditions.push(`${column} = $${parameters.length}`);
-    }
+    const conditions = ['organization_id = $1', ...deskFields(parameters, filter)];
     return pageOf<TicketListRow>(
       this.dataSource,
       {
@@ -202,17 +211,8 @@ export class TicketsRepository {
     ticketId: string,
     changes: TicketChanges,
   ): Promise<TicketRow> {
-    const assignments = ['updated_at = now()'];
     const parameters: unknown[] = [organizationId, ticketId];
-    for (const [column, value] of [
-      ['status', changes.status],
-      ['priority', changes.priority],
-      ['assigned_agent_id', changes.assignedAgentId],
-    ] as const) {
-      if (value === undefined) continue;
-      parameters.push(value);
-      assignments.push(`${column} = $${parameters.length}`);
-    }
+    const assignments = ['updated_at = now()', ...deskFields(parameters, changes)];
     const rows = await sql<TicketRow>(
       manager,
       `UPDATE tickets SET ${assignments.join(', ')} WHERE organization_id = $1 AND id = $2
