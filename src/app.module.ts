@@ -12,6 +12,9 @@ import { RateLimitModule } from './common/rate-limit/rate-limit.module';
 import { AuthModule } from './modules/auth/auth.module';
 import { ConversationsModule } from './modules/conversations/conversations.module';
 import { DocsModule } from './modules/docs/docs.module';
+import { GatewaysModule } from './modules/realtime/gateways.module';
+import { RealtimeModule } from './modules/realtime/realtime.module';
+import { WidgetModule } from './modules/widget/widget.module';
 import { HealthModule } from './modules/health/health.module';
 import { IdempotencyInterceptor } from './modules/idempotency/idempotency.interceptor';
 import { IdempotencyModule } from './modules/idempotency/idempotency.module';
@@ -42,8 +45,11 @@ export class AppModule {
         HealthModule,
         DocsModule,
         AuthModule,
-        ConversationsModule,
+        RealtimeModule,
+        ConversationsModule.forRoot({ workers }),
         VisitorsModule,
+        WidgetModule,
+        GatewaysModule,
         TicketsModule,
         IdempotencyModule,
       ],

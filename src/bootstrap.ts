@@ -5,7 +5,9 @@ import { SwaggerModule } from '@nestjs/swagger';
 import type { Logger } from 'pino';
 import { AppModule, type AppModuleOptions } from './app.module';
 import { buildOpenApiDocument } from './common/openapi/document';
+import cors from 'cors';
 import { httpLogger } from './common/logging/http-logger';
+import { RedisIoAdapter } from './modules/realtime/redis-io.adapter';
 import { PinoNestLogger } from './common/logging/logger';
 import { DocsService } from './modules/docs/docs.service';
 
@@ -28,6 +30,14 @@ export async function createApp(
   app.disable('x-powered-by');
   app.set('trust proxy', 'loopback, linklocal, uniquelocal');
   app.use(httpLogger(logger));
+  // Browsers call the widget API from the sites that embed it; the guard then checks the origin
+  // against the site's allowed domains (403), so the reflected origin grants nothing by itself.
+  app.use('/api/widget', cors({ origin: true, maxAge: 600 }));
+  if (options.env.REDIS_URL && !preview) {
+    const adapter = new RedisIoAdapter(app, options.env.REDIS_URL);
+    await adapter.connect();
+    app.useWebSocketAdapter(adapter);
+  }
   app.useBodyParser('json', { limit: options.env.BODY_LIMIT });
 
   const document = buildOpenApiDocument(app);

@@ -1,6 +1,7 @@
 /** Every queue of the service. A queue without a processor fails the start (see QueueModule). */
 export enum QueueName {
   DomainEvents = 'domain-events',
+  MissedChats = 'missed-chats',
 }
 
 /** The payload of a domain-events job: one committed outbox row. */
@@ -10,4 +11,10 @@ export interface DomainEventJob {
   organizationId: string | null;
   payload: Record<string, unknown>;
   occurredAt: string;
+}
+
+/** A conversation to mark `missed` if it is still waiting when the job comes due. */
+export interface MissedChatJob {
+  organizationId: string;
+  conversationId: string;
 }

@@ -13,6 +13,7 @@ import {
   AUTH_METADATA,
   type AuthDeclaration,
   type AuthenticatedRequest,
+  type VisitorPrincipal,
   type WidgetPrincipal,
 } from './auth.types';
 
@@ -43,16 +44,28 @@ export const ApiKey = (ability?: Ability) =>
   );
 
 /**
- * A widget call: the site's `widget_key` in the JSON body (or the query string of a GET). Unknown
- * keys and inactive sites are 404; an organization whose subscription ended more than
- * SUBSCRIPTION_GRACE_DAYS ago gets 402.
+ * A widget call: the site's `widget_key` in the JSON body (or the query string of a GET), or the
+ * widget session token as `Authorization: Bearer`. Unknown keys and inactive sites are 404; an
+ * organization whose subscription ended more than SUBSCRIPTION_GRACE_DAYS ago gets 402; a browser
+ * origin outside the site's `allowed_domains` gets 403. With `visitor`, the route acts for a
+ * visitor: `visitor_uid` next to the key (404 when it is not a visitor of that site) or the token.
  */
-export const Widget = () =>
-  applyDecorators(declare({ kind: 'widget' }), ApiSecurity('widget_key'), ApiErrors(402, 404));
+export const Widget = ({ visitor = false }: { visitor?: boolean } = {}) =>
+  applyDecorators(
+    declare({ kind: 'widget', visitor }),
+    ApiSecurity('widget_key'),
+    ...(visitor ? [ApiBearerAuth('widget_session')] : []),
+    ApiErrors(...(visitor ? [401, 402, 403, 404] : [402, 403, 404])),
+  );
 
 export const CurrentWidget = createParamDecorator(
   (_: unknown, context: ExecutionContext): WidgetPrincipal =>
     context.switchToHttp().getRequest<AuthenticatedRequest>().widget as WidgetPrincipal,
+);
+
+export const CurrentVisitor = createParamDecorator(
+  (_: unknown, context: ExecutionContext): VisitorPrincipal =>
+    context.switchToHttp().getRequest<AuthenticatedRequest>().widget as VisitorPrincipal,
 );
 
 export const CurrentAgent = createParamDecorator(

@@ -20,7 +20,7 @@ export type AuthDeclaration =
   | { kind: 'public' }
   | { kind: 'agent'; role: 'agent' | 'admin' }
   | { kind: 'api_key'; ability?: Ability }
-  | { kind: 'widget' };
+  | { kind: 'widget'; visitor: boolean };
 
 export interface AgentPrincipal {
   userId: string;
@@ -39,11 +39,19 @@ export interface ApiKeyPrincipal {
   lastUsedAt: Date | null;
 }
 
-/** The site a widget request is for, found from its `widget_key`. */
+/**
+ * The site a widget request is for, found from its `widget_key` or the session token, and the
+ * visitor when the route needs one (from `visitor_uid` or the session token).
+ */
 export interface WidgetPrincipal {
   siteId: string;
   organizationId: string;
+  allowedDomains: string[];
+  visitorId?: string;
 }
+
+/** A widget principal on a route declared with `@Widget({ visitor: true })`. */
+export type VisitorPrincipal = WidgetPrincipal & { visitorId: string };
 
 export interface AuthenticatedRequest extends Request {
   widget?: WidgetPrincipal;

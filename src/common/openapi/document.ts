@@ -34,6 +34,14 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
       },
       'widget_key',
     )
+    .addBearerAuth(
+      {
+        type: 'http',
+        scheme: 'bearer',
+        description: 'Widget session token (wst_...) from POST /api/widget/init',
+      },
+      'widget_session',
+    )
     .addCookieAuth(
       'scs_session',
       { type: 'apiKey', in: 'cookie', name: 'scs_session' },

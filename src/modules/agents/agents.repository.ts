@@ -123,4 +123,19 @@ export class AgentsRepository {
       await manager.query(`DELETE FROM agent_sessions WHERE user_id = $1`, [userId]);
     return rows.length > 0;
   }
+
+  /** Sets the agent's presence and when it was last seen. */
+  async setPresence(
+    organizationId: string,
+    userId: string,
+    status: 'online' | 'away' | 'offline',
+  ): Promise<{ status: string; last_seen_at: Date } | undefined> {
+    const rows = await sql<{ status: string; last_seen_at: Date }>(
+      this.dataSource,
+      `UPDATE users SET status = $3, last_seen_at = now()
+       WHERE organization_id = $1 AND id = $2 AND removed_at IS NULL RETURNING status, last_seen_at`,
+      [organizationId, userId, status],
+    );
+    return rows[0];
+  }
 }

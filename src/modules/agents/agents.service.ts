@@ -141,4 +141,11 @@ export class AgentsService {
       await this.agents.remove(manager, actor.organizationId, userId);
     });
   }
+
+  /** Presence (`online`, `away`, `offline`) with `last_seen_at`; also set by the agent socket. */
+  async setPresence(organizationId: string, userId: string, status: 'online' | 'away' | 'offline') {
+    const presence = await this.agents.setPresence(organizationId, userId, status);
+    if (!presence) throw AppError.notFound();
+    return presence;
+  }
 }

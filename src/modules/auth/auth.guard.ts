@@ -9,10 +9,14 @@ import {
 import { AppError } from '../../common/errors/app-error';
 import { ApiKeysService } from '../api-keys/api-keys.service';
 import { OrganizationsService } from '../organizations/organizations.service';
+import { originAllowed } from '../sites/allowed-origins';
+import type { SiteRow } from '../sites/sites.repository';
 import { SitesService } from '../sites/sites.service';
+import { VisitorsService } from '../visitors/visitors.service';
 import { ApiThrottlerGuard } from './api-throttler.guard';
 import { AuthService } from './auth.service';
 import { readSessionCookie } from './session-cookie';
+import { WidgetSessionService } from './widget-session.service';
 
 function bearer(request: AuthenticatedRequest): string | undefined {
   const header = request.headers.authorization;
@@ -34,6 +38,8 @@ export class AuthGuard implements CanActivate {
     private readonly throttler: ApiThrottlerGuard,
     private readonly sites: SitesService,
     private readonly organizations: OrganizationsService,
+    private readonly visitors: VisitorsService,
+    private readonly widgetSessions: WidgetSessionService,
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
@@ -75,24 +81,61 @@ export class AuthGuard implements CanActivate {
         return true;
       }
       case 'widget': {
-        request.widget = await this.widgetSite(request);
+        request.widget = await this.widgetPrincipal(request, declaration.visitor);
         return true;
       }
     }
   }
 
-  private async widgetSite(request: AuthenticatedRequest): Promise<WidgetPrincipal> {
-    const body = request.body as Record<string, unknown> | undefined;
-    const fromBody = body && typeof body === 'object' ? body.widget_key : undefined;
-    const key = typeof fromBody === 'string' ? fromBody : request.query.widget_key;
-    if (typeof key !== 'string' || key.length === 0) {
-      throw AppError.invalid('widget_key', 'The widget_key field is required.');
+  /**
+   * The site (and, when the route acts for a visitor, the visitor) of a widget call: from a
+   * session token, else from `widget_key` and `visitor_uid`. Then the origin and the subscription.
+   */
+  private async widgetPrincipal(
+    request: AuthenticatedRequest,
+    needsVisitor: boolean,
+  ): Promise<WidgetPrincipal> {
+    const token = bearer(request);
+    let visitorId: string | undefined;
+    let site: SiteRow | undefined;
+    if (token) {
+      const session = this.widgetSessions.verify(token);
+      if (!session) throw AppError.unauthenticated();
+      site = await this.sites.findActive(session.siteId);
+      visitorId = session.visitorId;
+    } else {
+      const key = widgetField(request, 'widget_key');
+      if (!key) throw AppError.invalid('widget_key', 'The widget_key field is required.');
+      site = await this.sites.findActiveByWidgetKey(key);
     }
-    const site = await this.sites.findActiveByWidgetKey(key);
     if (!site) throw AppError.notFound();
+    const siteId = site.id;
+    if (needsVisitor && !visitorId) {
+      const uid = widgetField(request, 'visitor_uid');
+      if (!uid) throw AppError.invalid('visitor_uid', 'The visitor_uid field is required.');
+      visitorId = await this.visitors.idByUid(siteId, uid);
+      if (!visitorId) throw AppError.notFound();
+    }
+    const origin = request.headers.origin;
+    if (typeof origin === 'string' && !originAllowed(site.allowed_domains, origin)) {
+      throw AppError.forbidden("This origin is not in the site's allowed domains.");
+    }
     this.organizations.requireActiveSubscription(
       await this.organizations.get(site.organization_id),
     );
-    return { siteId: site.id, organizationId: site.organization_id };
+    return {
+      siteId,
+      organizationId: site.organization_id,
+      allowedDomains: site.allowed_domains,
+      ...(visitorId ? { visitorId } : {}),
+    };
   }
+}
+
+/** A widget credential field from the JSON body, or from the query string (GETs). */
+function widgetField(request: AuthenticatedRequest, name: string): string | undefined {
+  const body = request.body as Record<string, unknown> | undefined;
+  const fromBody = body && typeof body === 'object' ? body[name] : undefined;
+  const value = fromBody ?? request.query[name];
+  return typeof value === 'string' && value.length > 0 ? value : undefined;
 }

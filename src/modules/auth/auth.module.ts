@@ -4,6 +4,7 @@ import { AgentsModule } from '../agents/agents.module';
 import { ApiKeysModule } from '../api-keys/api-keys.module';
 import { OrganizationsModule } from '../organizations/organizations.module';
 import { SitesModule } from '../sites/sites.module';
+import { VisitorsModule } from '../visitors/visitors.module';
 import { AuthCoverageCheck } from './auth-coverage.check';
 import { AuthController } from './auth.controller';
 import { ThrottlerModule } from '@nestjs/throttler';
@@ -14,6 +15,7 @@ import { ApiThrottlerGuard } from './api-throttler.guard';
 import { AuthGuard } from './auth.guard';
 import { AuthService } from './auth.service';
 import { SessionsRepository } from './sessions.repository';
+import { WidgetSessionService } from './widget-session.service';
 
 @Module({
   imports: [
@@ -22,6 +24,7 @@ import { SessionsRepository } from './sessions.repository';
     ApiKeysModule,
     OrganizationsModule,
     SitesModule,
+    VisitorsModule,
     ThrottlerModule.forRootAsync({
       inject: [AppConfig, RATE_LIMIT_STORE],
       useFactory: (config: AppConfig, store: RateLimitStore) => ({
@@ -34,10 +37,11 @@ import { SessionsRepository } from './sessions.repository';
   providers: [
     AuthService,
     SessionsRepository,
+    WidgetSessionService,
     AuthCoverageCheck,
     ApiThrottlerGuard,
     { provide: APP_GUARD, useClass: AuthGuard },
   ],
-  exports: [AuthService],
+  exports: [AuthService, WidgetSessionService],
 })
 export class AuthModule {}

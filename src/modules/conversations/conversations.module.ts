@@ -1,14 +1,31 @@
-import { Module } from '@nestjs/common';
+import { type DynamicModule, Module } from '@nestjs/common';
 import { AgentsModule } from '../agents/agents.module';
 import { MessagesModule } from '../messages/messages.module';
+import { AgentConversationsController } from './agent-conversations.controller';
 import { ConversationsRepository } from './conversations.repository';
 import { ConversationsService } from './conversations.service';
+import { MissedChatsProcessor } from './missed-chats.processor';
+import { MissedChatsScheduler } from './missed-chats.scheduler';
 import { PublicConversationsController } from './public-conversations.controller';
+import { VisitorChatService } from './visitor-chat.service';
 
-@Module({
-  imports: [AgentsModule, MessagesModule],
-  controllers: [PublicConversationsController],
-  providers: [ConversationsRepository, ConversationsService],
-  exports: [ConversationsService],
-})
-export class ConversationsModule {}
+/** Conversations and their lifecycle; the missed-chat worker runs where workers run. */
+@Module({})
+export class ConversationsModule {
+  static forRoot(options: { workers: boolean }): DynamicModule {
+    return {
+      module: ConversationsModule,
+      global: true,
+      imports: [AgentsModule, MessagesModule],
+      controllers: [PublicConversationsController, AgentConversationsController],
+      providers: [
+        ConversationsRepository,
+        ConversationsService,
+        VisitorChatService,
+        MissedChatsScheduler,
+        ...(options.workers ? [MissedChatsProcessor] : []),
+      ],
+      exports: [ConversationsService, VisitorChatService],
+    };
+  }
+}

@@ -23,6 +23,7 @@ export interface ConversationRow {
 export interface ConversationFilter {
   status?: ConversationStatus;
   siteId?: number;
+  /** An agent's id, or 0 for the unassigned ones. */
   assignedAgentId?: number;
 }
 
@@ -33,7 +34,7 @@ const SELECT = `SELECT c.id, c.site_id, c.visitor_id, c.status, c.type, c.locale
 /** Only conversations a first message has started exist for listing and reading. */
 const VISIBLE = `c.organization_id = $1 AND c.started_at IS NOT NULL`;
 const FILTERS = `($2::text IS NULL OR c.status = $2) AND ($3::bigint IS NULL OR c.site_id = $3)
-  AND ($4::bigint IS NULL OR c.assigned_agent_id = $4)`;
+  AND ($4::bigint IS NULL OR c.assigned_agent_id = $4 OR ($4 = 0 AND c.assigned_agent_id IS NULL))`;
 
 @Injectable()
 export class ConversationsRepository {
@@ -128,4 +129,167 @@ export class ConversationsRepository {
     );
     return rows[0].closed_at;
   }
+
+  /** The visitor's conversation that is not closed (started or not), locked for the transaction. */
+  async lockOpenFor(
+    manager: EntityManager,
+    organizationId: string,
+    visitorId: string,
+  ): Promise<OpenConversationRow | undefined> {
+    const rows = await sql<OpenConversationRow>(
+      manager,
+      `SELECT id, site_id, visitor_id, status, started_at FROM conversations
+       WHERE organization_id = $1 AND visitor_id = $2 AND status <> 'closed' FOR UPDATE`,
+      [organizationId, visitorId],
+    );
+    return rows[0];
+  }
+
+  /**
+   * The visitor's open conversation, made (unstarted, so unlisted) when there is none. The unique
+   * index on open conversations per visitor turns a concurrent second insert into a no-op.
+   */
+  async ensureOpen(
+    manager: EntityManager,
+    organizationId: string,
+    siteId: string,
+    visitorId: string,
+    locale: string | null,
+  ): Promise<string> {
+    const inserted = await sql<{ id: string }>(
+      manager,
+      `INSERT INTO conversations (organization_id, site_id, visitor_id, locale) VALUES ($1, $2, $3, $4)
+       ON CONFLICT (visitor_id) WHERE status <> 'closed' DO NOTHING RETURNING id`,
+      [organizationId, siteId, visitorId, locale],
+    );
+    if (inserted[0]) return inserted[0].id;
+    const open = await sql<{ id: string }>(
+      manager,
+      `SELECT id FROM conversations WHERE organization_id = $1 AND visitor_id = $2 AND status <> 'closed'`,
+      [organizationId, visitorId],
+    );
+    return open[0].id;
+  }
+
+  /** The first message starts the conversation: listed from now on, waiting for an agent. */
+  async start(manager: EntityManager, conversationId: string): Promise<Date> {
+    const rows = await sql<{ started_at: Date }>(
+      manager,
+      `UPDATE conversations SET started_at = now(), status = 'waiting', last_message_at = now(),
+         updated_at = now() WHERE id = $1 RETURNING started_at`,
+      [conversationId],
+    );
+    return rows[0].started_at;
+  }
+
+  async recordVisitorMessage(manager: EntityManager, conversationId: string): Promise<void> {
+    await sql(
+      manager,
+      `UPDATE conversations SET last_message_at = now(), updated_at = now() WHERE id = $1`,
+      [conversationId],
+    );
+  }
+
+  /** One of the visitor's started conversations, or the latest when `conversationId` is absent. */
+  async findForVisitor(
+    organizationId: string,
+    visitorId: string,
+    conversationId?: string,
+    manager?: EntityManager,
+  ): Promise<VisitorConversationRow | undefined> {
+    const rows = await sql<VisitorConversationRow>(
+      manager ?? this.dataSource,
+      `SELECT id, site_id, visitor_id, status, closed_at, rating FROM conversations
+       WHERE organization_id = $1 AND visitor_id = $2 AND started_at IS NOT NULL
+         AND ($3::bigint IS NULL OR id = $3)
+       ORDER BY id DESC LIMIT 1 ${manager ? 'FOR UPDATE' : ''}`,
+      [organizationId, visitorId, conversationId ?? null],
+    );
+    return rows[0];
+  }
+
+  /** Assigns the chat; a waiting or missed chat becomes active (DESIGN section 5). */
+  async assign(
+    manager: EntityManager,
+    conversationId: string,
+    agentId: string,
+  ): Promise<ConversationStatus> {
+    const rows = await sql<{ status: ConversationStatus }>(
+      manager,
+      `UPDATE conversations SET
+         status = CASE WHEN status IN ('waiting', 'missed') THEN 'active' ELSE status END,
+         assigned_agent_id = $2, updated_at = now()
+       WHERE id = $1 RETURNING status`,
+      [conversationId, agentId],
+    );
+    return rows[0].status;
+  }
+
+  /** A waiting chat nobody answered becomes missed; anything else stays as it is. */
+  async markMissed(
+    manager: EntityManager,
+    organizationId: string,
+    conversationId: string,
+  ): Promise<{ site_id: string; visitor_id: string } | undefined> {
+    const rows = await sql<{ site_id: string; visitor_id: string }>(
+      manager,
+      `UPDATE conversations SET status = 'missed', updated_at = now()
+       WHERE organization_id = $1 AND id = $2 AND status = 'waiting' RETURNING site_id, visitor_id`,
+      [organizationId, conversationId],
+    );
+    return rows[0];
+  }
+
+  /**
+   * Moves a side's read position forward (never back, never past the last message); the position
+   * after the update, or undefined when the conversation is not the organization's.
+   */
+  async markRead(
+    organizationId: string,
+    conversationId: string,
+    reader: 'visitor' | 'agent',
+    messageId: string,
+  ): Promise<string | undefined> {
+    const column = reader === 'visitor' ? 'visitor_read_message_id' : 'agent_read_message_id';
+    const rows = await sql<{ position: string }>(
+      this.dataSource,
+      `UPDATE conversations SET ${column} = GREATEST(coalesce(${column}, 0), LEAST($3::bigint,
+         (SELECT coalesce(max(id), 0) FROM messages WHERE conversation_id = $2)))
+       WHERE organization_id = $1 AND id = $2 AND started_at IS NOT NULL
+       RETURNING ${column} AS position`,
+      [organizationId, conversationId, messageId],
+    );
+    return rows[0]?.position;
+  }
+
+  async review(
+    manager: EntityManager,
+    conversationId: string,
+    rating: number,
+    comment: string | null,
+  ): Promise<void> {
+    await sql(
+      manager,
+      `UPDATE conversations SET rating = $2, review_comment = $3, reviewed_at = now(), updated_at = now()
+       WHERE id = $1`,
+      [conversationId, rating, comment],
+    );
+  }
+}
+
+export interface OpenConversationRow {
+  id: string;
+  site_id: string;
+  visitor_id: string;
+  status: ConversationStatus;
+  started_at: Date | null;
+}
+
+export interface VisitorConversationRow {
+  id: string;
+  site_id: string;
+  visitor_id: string;
+  status: ConversationStatus;
+  closed_at: Date | null;
+  rating: number | null;
 }

@@ -4,7 +4,12 @@ import { AppError } from '../../common/errors/app-error';
 import type { UserRow } from '../agents/agents.repository';
 import { AgentsService } from '../agents/agents.service';
 import { MessagesService } from '../messages/messages.service';
+import type { MessageRow } from '../messages/messages.repository';
 import { OutboxService } from '../outbox/outbox.service';
+import { RealtimeService } from '../realtime/realtime.service';
+import { conversationUpdate, messagePush } from './chat-pushes';
+import { MissedChatsScheduler } from './missed-chats.scheduler';
+import { CATCH_UP_LIMIT } from './visitor-chat.service';
 import {
   type ConversationFilter,
   type ConversationRow,
@@ -25,6 +30,8 @@ export class ConversationsService {
     private readonly messages: MessagesService,
     private readonly agents: AgentsService,
     private readonly outbox: OutboxService,
+    private readonly realtime: RealtimeService,
+    private readonly missedChats: MissedChatsScheduler,
     private readonly dataSource: DataSource,
   ) {}
 
@@ -58,32 +65,43 @@ export class ConversationsService {
 
   /** An agent's reply: stored, the chat becomes active, `message.sent` is emitted, all at once. */
   async reply(actor: Actor, conversationId: string, body: string) {
-    return this.asAgent(actor, conversationId, async (manager, conversation, agent) => {
-      if (conversation.status === 'closed') throw AppError.conflict('The conversation is closed.');
-      const message = await this.messages.create(manager, actor.organizationId, {
-        conversationId,
-        senderType: 'agent',
-        senderId: agent.id,
-        body,
-      });
-      await this.conversations.recordAgentReply(manager, conversationId, agent.id);
-      await this.outbox.publish(manager, {
-        type: 'message.sent',
-        organizationId: actor.organizationId,
-        payload: {
-          organization_id: Number(actor.organizationId),
-          conversation_id: Number(conversationId),
-          site_id: Number(conversation.site_id),
-          message: {
-            id: Number(message.id),
-            body: message.body,
-            type: message.type,
-            sender_id: Number(agent.id),
+    const { message, conversation } = await this.asAgent(
+      actor,
+      conversationId,
+      async (manager, conversation, agent) => {
+        if (conversation.status === 'closed')
+          throw AppError.conflict('The conversation is closed.');
+        const message = await this.messages.create(manager, actor.organizationId, {
+          conversationId,
+          senderType: 'agent',
+          senderId: agent.id,
+          body,
+        });
+        await this.conversations.recordAgentReply(manager, conversationId, agent.id);
+        await this.outbox.publish(manager, {
+          type: 'message.sent',
+          organizationId: actor.organizationId,
+          payload: {
+            organization_id: Number(actor.organizationId),
+            conversation_id: Number(conversationId),
+            site_id: Number(conversation.site_id),
+            message: {
+              id: Number(message.id),
+              body: message.body,
+              type: message.type,
+              sender_id: Number(agent.id),
+            },
           },
-        },
-      });
-      return message;
-    });
+        });
+        const after = await this.conversations.find(actor.organizationId, conversationId, manager);
+        return { message, conversation: after ?? conversation };
+      },
+    );
+    await this.missedChats.cancel(conversationId);
+    const push = this.pushTarget(actor.organizationId, conversation);
+    this.realtime.toBothSides(push, 'message.created', messagePush(message));
+    this.realtime.toBothSides(push, 'conversation.updated', this.update(conversation));
+    return message;
   }
 
   /** Closes once; closing a closed conversation answers its original `closed_at` and emits nothing. */
@@ -91,24 +109,139 @@ export class ConversationsService {
     actor: Actor,
     conversationId: string,
   ): Promise<{ id: string; status: 'closed'; closedAt: Date }> {
-    return this.asAgent(actor, conversationId, async (manager, conversation, agent) => {
-      if (conversation.status === 'closed' && conversation.closed_at) {
-        return { id: conversationId, status: 'closed' as const, closedAt: conversation.closed_at };
+    const result = await this.asAgent(
+      actor,
+      conversationId,
+      async (manager, conversation, agent) => {
+        if (conversation.status === 'closed' && conversation.closed_at) {
+          return {
+            id: conversationId,
+            status: 'closed' as const,
+            closedAt: conversation.closed_at,
+            conversation,
+            changed: false,
+          };
+        }
+        const closedAt = await this.conversations.close(manager, conversationId, agent.id);
+        await this.outbox.publish(manager, {
+          type: 'chat.closed',
+          organizationId: actor.organizationId,
+          payload: {
+            organization_id: Number(actor.organizationId),
+            conversation_id: Number(conversationId),
+            site_id: Number(conversation.site_id),
+            closed_at: new Date(closedAt).toISOString(),
+            closed_by: Number(agent.id),
+          },
+        });
+        return {
+          id: conversationId,
+          status: 'closed' as const,
+          closedAt,
+          conversation,
+          changed: true,
+        };
+      },
+    );
+    if (result.changed) {
+      this.realtime.toBothSides(
+        this.pushTarget(actor.organizationId, result.conversation),
+        'conversation.updated',
+        conversationUpdate(
+          conversationId,
+          'closed',
+          result.conversation.assigned_agent_id,
+          result.closedAt,
+        ),
+      );
+    }
+    return { id: result.id, status: result.status, closedAt: result.closedAt };
+  }
+
+  /**
+   * Assigns the conversation to `assigneeId` (an agent of the organization, else 422), or to the
+   * acting agent; a waiting or missed chat becomes active and its missed-chat timer stops.
+   */
+  async assign(
+    actor: Actor,
+    conversationId: string,
+    assigneeId?: number,
+  ): Promise<ConversationRow> {
+    const conversation = await this.asAgent(actor, conversationId, async (manager, row, agent) => {
+      const assignee =
+        assigneeId === undefined
+          ? agent
+          : await this.agents.findMember(actor.organizationId, String(assigneeId));
+      if (!assignee) {
+        throw AppError.invalid(
+          'agent_id',
+          'The selected agent_id is not an agent of this organization.',
+        );
       }
-      const closedAt = await this.conversations.close(manager, conversationId, agent.id);
-      await this.outbox.publish(manager, {
-        type: 'chat.closed',
-        organizationId: actor.organizationId,
-        payload: {
-          organization_id: Number(actor.organizationId),
-          conversation_id: Number(conversationId),
-          site_id: Number(conversation.site_id),
-          closed_at: new Date(closedAt).toISOString(),
-          closed_by: Number(agent.id),
-        },
-      });
-      return { id: conversationId, status: 'closed' as const, closedAt };
+      if (row.status === 'closed') throw AppError.conflict('The conversation is closed.');
+      await this.conversations.assign(manager, conversationId, assignee.id);
+      const after = await this.conversations.find(actor.organizationId, conversationId, manager);
+      if (!after) throw AppError.notFound();
+      return after;
     });
+    await this.missedChats.cancel(conversationId);
+    this.realtime.toBothSides(
+      this.pushTarget(actor.organizationId, conversation),
+      'conversation.updated',
+      this.update(conversation),
+    );
+    return conversation;
+  }
+
+  /** Messages of one conversation after `afterId`, oldest first (an agent catching up). */
+  async messagesAfter(
+    organizationId: string,
+    conversationId: string | undefined,
+    afterId: string,
+  ): Promise<MessageRow[]> {
+    if (conversationId !== undefined) await this.get(organizationId, conversationId);
+    return this.messages.after(organizationId, { conversationId }, afterId, CATCH_UP_LIMIT);
+  }
+
+  /** The agents have read up to `messageId`; the visitor hears it. */
+  async markRead(organizationId: string, conversationId: string, messageId: string) {
+    const conversation = await this.get(organizationId, conversationId);
+    const position = await this.conversations.markRead(
+      organizationId,
+      conversationId,
+      'agent',
+      messageId,
+    );
+    if (position === undefined) throw AppError.notFound();
+    this.realtime.toVisitor(conversation.visitor_id, 'read', {
+      conversation_id: Number(conversationId),
+      reader: 'agent',
+      message_id: Number(position),
+    });
+    return { conversationId, position };
+  }
+
+  /** Tells the visitor an agent is (or stopped) typing. */
+  async typing(organizationId: string, conversationId: string, isTyping: boolean): Promise<void> {
+    const conversation = await this.get(organizationId, conversationId);
+    this.realtime.toVisitor(conversation.visitor_id, 'typing', {
+      conversation_id: Number(conversationId),
+      sender_type: 'agent',
+      is_typing: isTyping,
+    });
+  }
+
+  private pushTarget(organizationId: string, conversation: ConversationRow) {
+    return { organizationId, visitorId: conversation.visitor_id, conversationId: conversation.id };
+  }
+
+  private update(conversation: ConversationRow) {
+    return conversationUpdate(
+      conversation.id,
+      conversation.status,
+      conversation.assigned_agent_id,
+      conversation.closed_at,
+    );
   }
 
   /**

@@ -17,6 +17,11 @@ export class MessageDto {
   attachments!: unknown[];
 }
 
+/** A message with its conversation: live pushes and catch-up lists span conversations. */
+export class ChatMessageDto extends MessageDto {
+  @ApiProperty() conversation_id!: number;
+}
+
 export function toMessageDto(message: MessageRow): MessageDto {
   return {
     id: Number(message.id),

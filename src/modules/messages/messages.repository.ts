@@ -71,4 +71,33 @@ export class MessagesRepository {
       [conversationId, organizationId],
     );
   }
+
+  /**
+   * Messages after `afterId`, oldest first, at most `limit`: of one conversation, of one
+   * visitor's conversations, or of the whole organization (an agent catching up).
+   */
+  after(
+    organizationId: string,
+    scope: { conversationId?: string; visitorId?: string },
+    afterId: string,
+    limit: number,
+  ): Promise<MessageRow[]> {
+    const columns = COLUMNS.split(', ')
+      .map((column) => `m.${column}`)
+      .join(', ');
+    return sql<MessageRow>(
+      this.dataSource,
+      `SELECT ${columns} FROM messages m
+       ${scope.visitorId ? 'JOIN conversations c ON c.id = m.conversation_id AND c.visitor_id = $5' : ''}
+       WHERE m.organization_id = $1 AND ($2::bigint IS NULL OR m.conversation_id = $2) AND m.id > $3
+       ORDER BY m.id LIMIT $4`,
+      [
+        organizationId,
+        scope.conversationId ?? null,
+        afterId,
+        limit,
+        ...(scope.visitorId ? [scope.visitorId] : []),
+      ],
+    );
+  }
 }

@@ -26,4 +26,13 @@ export class MessagesService {
   all(organizationId: string, conversationId: string): Promise<MessageRow[]> {
     return this.messages.all(organizationId, conversationId);
   }
+
+  after(
+    organizationId: string,
+    scope: { conversationId?: string; visitorId?: string },
+    afterId: string,
+    limit: number,
+  ): Promise<MessageRow[]> {
+    return this.messages.after(organizationId, scope, afterId, limit);
+  }
 }

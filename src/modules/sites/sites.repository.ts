@@ -75,6 +75,15 @@ export class SitesRepository {
     return rows[0];
   }
 
+  async findActive(siteId: string): Promise<SiteRow | undefined> {
+    const rows = await sql<SiteRow>(
+      this.dataSource,
+      `SELECT ${COLUMNS} FROM sites WHERE id = $1 AND is_active`,
+      [siteId],
+    );
+    return rows[0];
+  }
+
   async list(organizationId: string): Promise<SiteRow[]> {
     return sql(
       this.dataSource,

@@ -47,6 +47,11 @@ export class SitesService {
       : this.sites.findActiveByWidgetKey(widgetKey);
   }
 
+  /** An active site by id (a widget session token names its site). */
+  findActive(siteId: string): Promise<SiteRow | undefined> {
+    return this.sites.findActive(siteId);
+  }
+
   async get(organizationId: string, siteId: string): Promise<SiteRow> {
     const site = await this.sites.find(organizationId, siteId);
     if (!site) throw AppError.notFound();

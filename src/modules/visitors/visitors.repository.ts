@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource } from 'typeorm';
+import { DataSource, type EntityManager } from 'typeorm';
 import { pageOf, sql } from '../../database/sql';
 
 export interface VisitorRow {
@@ -20,6 +20,33 @@ export interface VisitorDetailRow extends VisitorRow {
   tickets_count: string;
 }
 
+/** What the widget knows and shows of its visitor. */
+export interface WidgetVisitorRow {
+  id: string;
+  organization_id: string;
+  site_id: string;
+  visitor_uid: string;
+  name: string | null;
+  email: string | null;
+  phone: string | null;
+  custom_fields: Record<string, string>;
+  pre_chat_submitted: boolean;
+}
+
+/** What `init` may tell about the visitor; undefined fields are left as they are. */
+export interface VisitorContext {
+  name?: string;
+  email?: string;
+  phone?: string;
+  language?: string;
+  pageUrl?: string;
+  pageTitle?: string;
+  platform?: string;
+  appId?: string;
+  appVersion?: string;
+  appBuild?: string;
+}
+
 export interface VisitorFilter {
   search?: string;
   siteId?: number;
@@ -27,6 +54,8 @@ export interface VisitorFilter {
 
 const COLUMNS =
   'id, organization_id, site_id, visitor_uid, name, email, country, language, last_seen_at, created_at';
+const WIDGET_COLUMNS =
+  'id, organization_id, site_id, visitor_uid, name, email, phone, custom_fields, pre_chat_submitted';
 
 /** The text `search` matches; the same expression as the trigram index visitors_search_trgm_idx. */
 const SEARCH_TEXT = `(coalesce(name, '') || ' ' || coalesce(email, '') || ' ' || visitor_uid::text)`;
@@ -94,4 +123,123 @@ export class VisitorsRepository {
     );
     return rows[0];
   }
+
+  /** The id of the visitor `visitorUid` of the site, if there is one. */
+  async idByUid(siteId: string, visitorUid: string): Promise<string | undefined> {
+    if (!UUID.test(visitorUid)) return undefined;
+    const rows = await sql<{ id: string }>(
+      this.dataSource,
+      `SELECT id FROM visitors WHERE site_id = $1 AND visitor_uid = $2`,
+      [siteId, visitorUid],
+    );
+    return rows[0]?.id;
+  }
+
+  /** Whether some site has a visitor with this UID. */
+  async uidExists(visitorUid: string): Promise<boolean> {
+    if (!UUID.test(visitorUid)) return false;
+    const rows = await sql(
+      this.dataSource,
+      `SELECT 1 FROM visitors WHERE visitor_uid = $1 LIMIT 1`,
+      [visitorUid],
+    );
+    return rows.length > 0;
+  }
+
+  async widgetVisitor(
+    manager: EntityManager | DataSource,
+    organizationId: string,
+    visitorId: string,
+  ): Promise<WidgetVisitorRow | undefined> {
+    const rows = await sql<WidgetVisitorRow>(
+      manager,
+      `SELECT ${WIDGET_COLUMNS} FROM visitors WHERE organization_id = $1 AND id = $2`,
+      [organizationId, visitorId],
+    );
+    return rows[0];
+  }
+
+  /** A new visitor of the site with a fresh UID. */
+  async insert(
+    manager: EntityManager,
+    organizationId: string,
+    siteId: string,
+    context: VisitorContext,
+  ): Promise<WidgetVisitorRow> {
+    const rows = await sql<WidgetVisitorRow>(
+      manager,
+      `INSERT INTO visitors (organization_id, site_id, visitor_uid, name, email, phone, language,
+         page_url, page_title, platform, app_id, app_version, app_build, last_seen_at)
+       VALUES ($1, $2, gen_random_uuid(), $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, now())
+       RETURNING ${WIDGET_COLUMNS}`,
+      [organizationId, siteId, ...contextValues(context)],
+    );
+    return rows[0];
+  }
+
+  /** Records a returning visitor's context (only what was sent) and when it was seen. */
+  async resume(
+    manager: EntityManager,
+    organizationId: string,
+    visitorId: string,
+    context: VisitorContext,
+  ): Promise<WidgetVisitorRow> {
+    const rows = await sql<WidgetVisitorRow>(
+      manager,
+      `UPDATE visitors SET
+         name = COALESCE($2, name), email = COALESCE($3, email), phone = COALESCE($4, phone),
+         language = COALESCE($5, language), page_url = COALESCE($6, page_url),
+         page_title = COALESCE($7, page_title), platform = COALESCE($8, platform),
+         app_id = COALESCE($9, app_id), app_version = COALESCE($10, app_version),
+         app_build = COALESCE($11, app_build), last_seen_at = now(), updated_at = now()
+       WHERE id = $1 AND organization_id = $12 RETURNING ${WIDGET_COLUMNS}`,
+      [visitorId, ...contextValues(context), organizationId],
+    );
+    return rows[0];
+  }
+
+  /** The pre-chat form's answers: built-in fields and custom ones. */
+  async saveProfile(
+    organizationId: string,
+    visitorId: string,
+    profile: {
+      name?: string;
+      email?: string;
+      phone?: string;
+      customFields: Record<string, string>;
+    },
+  ): Promise<WidgetVisitorRow> {
+    const rows = await sql<WidgetVisitorRow>(
+      this.dataSource,
+      `UPDATE visitors SET
+         name = COALESCE($2, name), email = COALESCE($3, email), phone = COALESCE($4, phone),
+         custom_fields = custom_fields || $5::jsonb, pre_chat_submitted = true,
+         last_seen_at = now(), updated_at = now()
+       WHERE id = $1 AND organization_id = $6 RETURNING ${WIDGET_COLUMNS}`,
+      [
+        visitorId,
+        profile.name ?? null,
+        profile.email ?? null,
+        profile.phone ?? null,
+        JSON.stringify(profile.customFields),
+        organizationId,
+      ],
+    );
+    return rows[0];
+  }
 }
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+const contextValues = (context: VisitorContext) => [
+  context.name ?? null,
+  context.email ?? null,
+  context.phone ?? null,
+  context.language ?? null,
+  context.pageUrl ?? null,
+  context.pageTitle ?? null,
+  context.platform ?? null,
+  context.appId ?? null,
+  context.appVersion ?? null,
+  context.appBuild ?? null,
+];

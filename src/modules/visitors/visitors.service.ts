@@ -1,15 +1,21 @@
 import { Injectable } from '@nestjs/common';
 import { AppError } from '../../common/errors/app-error';
+import { DataSource, type EntityManager } from 'typeorm';
 import {
+  type VisitorContext,
   type VisitorDetailRow,
   type VisitorFilter,
   type VisitorRow,
   VisitorsRepository,
+  type WidgetVisitorRow,
 } from './visitors.repository';
 
 @Injectable()
 export class VisitorsService {
-  constructor(private readonly visitors: VisitorsRepository) {}
+  constructor(
+    private readonly visitors: VisitorsRepository,
+    private readonly dataSource: DataSource,
+  ) {}
 
   page(organizationId: string, filter: VisitorFilter, page: { perPage: number; offset: number }) {
     return this.visitors.page(organizationId, filter, page);
@@ -27,5 +33,48 @@ export class VisitorsService {
     const visitor = await this.visitors.findWithCounts(organizationId, visitorId);
     if (!visitor) throw AppError.notFound();
     return visitor;
+  }
+
+  /** The id of the site's visitor with this UID (widget authentication). */
+  idByUid(siteId: string, visitorUid: string): Promise<string | undefined> {
+    return this.visitors.idByUid(siteId, visitorUid);
+  }
+
+  /**
+   * The visitor of a widget `init`: the site's visitor `visitorUid` (its context refreshed), a UID
+   * of another site is 404, and without a UID, or with one nobody has, a new visitor with a
+   * fresh UID.
+   */
+  async openSession(
+    manager: EntityManager,
+    site: { organizationId: string; siteId: string },
+    visitorUid: string | undefined,
+    context: VisitorContext,
+  ): Promise<WidgetVisitorRow> {
+    if (visitorUid !== undefined) {
+      const id = await this.visitors.idByUid(site.siteId, visitorUid);
+      if (id) return this.visitors.resume(manager, site.organizationId, id, context);
+      if (await this.visitors.uidExists(visitorUid)) throw AppError.notFound();
+    }
+    return this.visitors.insert(manager, site.organizationId, site.siteId, context);
+  }
+
+  async widgetVisitor(organizationId: string, visitorId: string): Promise<WidgetVisitorRow> {
+    const visitor = await this.visitors.widgetVisitor(this.dataSource, organizationId, visitorId);
+    if (!visitor) throw AppError.notFound();
+    return visitor;
+  }
+
+  saveProfile(
+    organizationId: string,
+    visitorId: string,
+    profile: {
+      name?: string;
+      email?: string;
+      phone?: string;
+      customFields: Record<string, string>;
+    },
+  ): Promise<WidgetVisitorRow> {
+    return this.visitors.saveProfile(organizationId, visitorId, profile);
   }
 }

@@ -1,0 +1,201 @@
+import { Body, Controller, Get, HttpCode, Post, Query } from '@nestjs/common';
+import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { Agent, CurrentAgent } from '../../common/auth/auth.decorators';
+import type { AgentPrincipal } from '../../common/auth/auth.types';
+import { ApiIdParam, IdParam } from '../../common/http/id-param';
+import { ListLink, pageRequest, paginate } from '../../common/http/pagination';
+import { ResponseMessage } from '../../common/http/response-message.decorator';
+import { ApiErrors } from '../../common/openapi/api-errors.decorator';
+import { AppConfig } from '../../config/app-config';
+import { toMessageDto } from '../messages/messages.dto';
+import {
+  AfterQueryDto,
+  AgentMessageListDto,
+  AgentReplyDto,
+  AssignDto,
+  ConversationResponseDto,
+  InboxQueryDto,
+  ReadDto,
+  ReadResponseDto,
+} from './agent-conversations.dto';
+import { messagePush } from './chat-pushes';
+import {
+  ConversationClosedResponseDto,
+  ConversationDetailResponseDto,
+  ConversationPageDto,
+  MessageCreatedResponseDto,
+  toConversationDetail,
+  toConversationDto,
+} from './conversations.dto';
+import { type Actor, ConversationsService } from './conversations.service';
+
+type Link = { path: string; query: Record<string, unknown> };
+
+const actor = (agent: AgentPrincipal): Actor => ({
+  organizationId: agent.organizationId,
+  agentUserId: Number(agent.userId),
+  keyCreatorId: null,
+});
+
+/** The agent inbox: the organization's conversations, answered by the logged-in agent. */
+@ApiTags('agent: inbox')
+@Controller('api/agent')
+export class AgentConversationsController {
+  constructor(
+    private readonly conversations: ConversationsService,
+    private readonly config: AppConfig,
+  ) {}
+
+  @Get('conversations')
+  @Agent()
+  @ApiOperation({ summary: 'List conversations, newest first' })
+  @ApiOkResponse({ type: ConversationPageDto })
+  @ApiErrors(422)
+  async list(
+    @CurrentAgent() agent: AgentPrincipal,
+    @Query() query: InboxQueryDto,
+    @ListLink() link: Link,
+  ) {
+    const page = pageRequest(query);
+    const { rows, total } = await this.conversations.page(
+      agent.organizationId,
+      {
+        status: query.status,
+        siteId: query.site_id,
+        assignedAgentId: query.unassigned ? 0 : query.assigned_agent_id,
+      },
+      page,
+    );
+    return paginate(rows.map(toConversationDto), total, page, this.config.publicUrl, link);
+  }
+
+  @Get('messages')
+  @Agent()
+  @ApiOperation({
+    summary: "Every message of the organization's conversations after an id",
+    description: 'Oldest first, at most 200 per call: how a reconnecting inbox catches up.',
+  })
+  @ApiOkResponse({ type: AgentMessageListDto })
+  @ApiErrors(422)
+  async messagesAfter(@CurrentAgent() agent: AgentPrincipal, @Query() query: AfterQueryDto) {
+    const rows = await this.conversations.messagesAfter(
+      agent.organizationId,
+      undefined,
+      String(query.after_id ?? 0),
+    );
+    return { data: rows.map(messagePush) };
+  }
+
+  @Get('conversations/:conversation')
+  @Agent()
+  @ApiIdParam('conversation')
+  @ApiOperation({ summary: 'Read a conversation with all its messages' })
+  @ApiOkResponse({ type: ConversationDetailResponseDto })
+  @ApiErrors(404)
+  async get(@CurrentAgent() agent: AgentPrincipal, @IdParam('conversation') id: string) {
+    const { conversation, messages } = await this.conversations.withMessages(
+      agent.organizationId,
+      id,
+    );
+    return { data: toConversationDetail(conversation, messages) };
+  }
+
+  @Get('conversations/:conversation/messages')
+  @Agent()
+  @ApiIdParam('conversation')
+  @ApiOperation({ summary: "A conversation's messages after an id, oldest first (at most 200)" })
+  @ApiOkResponse({ type: AgentMessageListDto })
+  @ApiErrors(404, 422)
+  async conversationMessages(
+    @CurrentAgent() agent: AgentPrincipal,
+    @IdParam('conversation') id: string,
+    @Query() query: AfterQueryDto,
+  ) {
+    const rows = await this.conversations.messagesAfter(
+      agent.organizationId,
+      id,
+      String(query.after_id ?? 0),
+    );
+    return { data: rows.map(messagePush) };
+  }
+
+  @Post('conversations/:conversation/messages')
+  @Agent()
+  @ApiIdParam('conversation')
+  @ApiOperation({
+    summary: 'Reply as the logged-in agent (a waiting or missed chat becomes active)',
+  })
+  @ApiCreatedResponse({ type: MessageCreatedResponseDto })
+  @ApiErrors(404, 409, 422)
+  @ResponseMessage('Message sent.')
+  async reply(
+    @CurrentAgent() agent: AgentPrincipal,
+    @IdParam('conversation') id: string,
+    @Body() body: AgentReplyDto,
+  ) {
+    const message = toMessageDto(await this.conversations.reply(actor(agent), id, body.body));
+    return { data: message, ...message };
+  }
+
+  @Post('conversations/:conversation/assign')
+  @HttpCode(200)
+  @Agent()
+  @ApiIdParam('conversation')
+  @ApiOperation({
+    summary: 'Assign the conversation to an agent (default the caller)',
+    description: 'A waiting or missed chat becomes active; a closed one is a 409.',
+  })
+  @ApiOkResponse({ type: ConversationResponseDto })
+  @ApiErrors(404, 409, 422)
+  @ResponseMessage('Conversation assigned.')
+  async assign(
+    @CurrentAgent() agent: AgentPrincipal,
+    @IdParam('conversation') id: string,
+    @Body() body: AssignDto,
+  ) {
+    return {
+      data: toConversationDto(await this.conversations.assign(actor(agent), id, body.agent_id)),
+    };
+  }
+
+  @Post('conversations/:conversation/close')
+  @HttpCode(200)
+  @Agent()
+  @ApiIdParam('conversation')
+  @ApiOperation({
+    summary: 'Close the conversation (closing it again returns the original closed_at)',
+  })
+  @ApiOkResponse({ type: ConversationClosedResponseDto })
+  @ApiErrors(404)
+  @ResponseMessage('Conversation closed.')
+  async close(@CurrentAgent() agent: AgentPrincipal, @IdParam('conversation') id: string) {
+    const closed = await this.conversations.close(actor(agent), id);
+    return {
+      data: {
+        id: Number(closed.id),
+        status: closed.status,
+        closed_at: new Date(closed.closedAt).toISOString(),
+      },
+    };
+  }
+
+  @Post('conversations/:conversation/read')
+  @HttpCode(200)
+  @Agent()
+  @ApiIdParam('conversation')
+  @ApiOperation({ summary: 'Mark the conversation read up to a message (pushed to the visitor)' })
+  @ApiOkResponse({ type: ReadResponseDto })
+  @ApiErrors(404, 422)
+  async read(
+    @CurrentAgent() agent: AgentPrincipal,
+    @IdParam('conversation') id: string,
+    @Body() body: ReadDto,
+  ) {
+    const read = await this.conversations.markRead(
+      agent.organizationId,
+      id,
+      String(body.message_id),
+    );
+    return { data: { conversation_id: Number(id), message_id: Number(read.position) } };
+  }
+}

@@ -1,0 +1,52 @@
+import { Processor, WorkerHost } from '@nestjs/bullmq';
+import type { BeforeApplicationShutdown } from '@nestjs/common';
+import type { Job } from 'bullmq';
+import { DataSource } from 'typeorm';
+import { type MissedChatJob, QueueName } from '../../queue/queue-names';
+import { OutboxService } from '../outbox/outbox.service';
+import { RealtimeService } from '../realtime/realtime.service';
+import { conversationUpdate } from './chat-pushes';
+import { ConversationsRepository } from './conversations.repository';
+
+/** A due missed-chat timer: a chat still waiting becomes `missed`, with `chat.missed`. */
+@Processor(QueueName.MissedChats, { concurrency: 5 })
+export class MissedChatsProcessor extends WorkerHost implements BeforeApplicationShutdown {
+  constructor(
+    private readonly conversations: ConversationsRepository,
+    private readonly outbox: OutboxService,
+    private readonly realtime: RealtimeService,
+    private readonly dataSource: DataSource,
+  ) {
+    super();
+  }
+
+  async beforeApplicationShutdown(): Promise<void> {
+    await this.worker.close();
+  }
+
+  async process(job: Job<MissedChatJob>): Promise<void> {
+    const { organizationId, conversationId } = job.data;
+    const missed = await this.dataSource.transaction(async (manager) => {
+      const row = await this.conversations.markMissed(manager, organizationId, conversationId);
+      if (!row) return undefined;
+      await this.outbox.publish(manager, {
+        type: 'chat.missed',
+        organizationId,
+        payload: {
+          organization_id: Number(organizationId),
+          conversation_id: Number(conversationId),
+          site_id: Number(row.site_id),
+          visitor_id: Number(row.visitor_id),
+        },
+      });
+      return row;
+    });
+    if (missed) {
+      this.realtime.toBothSides(
+        { organizationId, visitorId: missed.visitor_id, conversationId },
+        'conversation.updated',
+        conversationUpdate(conversationId, 'missed', null, null),
+      );
+    }
+  }
+}

@@ -1,0 +1,247 @@
+import { Injectable } from '@nestjs/common';
+import { DataSource, type EntityManager } from 'typeorm';
+import type { VisitorPrincipal } from '../../common/auth/auth.types';
+import { AppError } from '../../common/errors/app-error';
+import type { MessageRow } from '../messages/messages.repository';
+import { MessagesService } from '../messages/messages.service';
+import { OutboxService } from '../outbox/outbox.service';
+import { RealtimeService } from '../realtime/realtime.service';
+import { ConversationsRepository, type ConversationStatus } from './conversations.repository';
+import { conversationUpdate, messagePush } from './chat-pushes';
+
+/** How many messages one catch-up answer carries at most; the client asks again from the last. */
+export const CATCH_UP_LIMIT = 200;
+
+/**
+ * The visitor's side of a chat (widget API and the `/widget` socket): the open conversation,
+ * messages, ending the chat, reviews, read receipts and typing. Every change commits with its
+ * domain event; the live pushes follow the commit.
+ */
+@Injectable()
+export class VisitorChatService {
+  constructor(
+    private readonly conversations: ConversationsRepository,
+    private readonly messages: MessagesService,
+    private readonly outbox: OutboxService,
+    private readonly realtime: RealtimeService,
+    private readonly dataSource: DataSource,
+  ) {}
+
+  /** The visitor's open conversation (`init`), made unstarted when there is none. */
+  ensureOpen(
+    manager: EntityManager,
+    visitor: VisitorPrincipal,
+    locale: string | null,
+  ): Promise<string> {
+    return this.conversations.ensureOpen(
+      manager,
+      visitor.organizationId,
+      visitor.siteId,
+      visitor.visitorId,
+      locale,
+    );
+  }
+
+  /**
+   * A visitor message. The first one starts the open conversation (`conversation.started`); after
+   * a close the visitor's next message opens a new conversation (DESIGN section 5).
+   */
+  async send(
+    visitor: VisitorPrincipal,
+    body: string,
+  ): Promise<{ conversationId: string; message: MessageRow }> {
+    const organizationId = visitor.organizationId;
+    const result = await this.dataSource.transaction(async (manager) => {
+      let open = await this.conversations.lockOpenFor(manager, organizationId, visitor.visitorId);
+      if (!open) {
+        await this.ensureOpen(manager, visitor, null);
+        open = await this.conversations.lockOpenFor(manager, organizationId, visitor.visitorId);
+        if (!open) throw new Error('the open conversation vanished inside its transaction');
+      }
+      const started = !open.started_at;
+      if (started) {
+        await this.conversations.start(manager, open.id);
+        const conversation = await this.conversations.find(organizationId, open.id, manager);
+        if (!conversation) throw new Error('a started conversation is not visible');
+        await this.outbox.publish(manager, {
+          type: 'conversation.started',
+          organizationId,
+          payload: {
+            organization_id: Number(organizationId),
+            conversation: {
+              id: Number(conversation.id),
+              site_id: Number(conversation.site_id),
+              visitor_id: Number(conversation.visitor_id),
+              status: conversation.status,
+              started_at: new Date(conversation.started_at).toISOString(),
+            },
+            visitor: {
+              id: Number(conversation.visitor_id),
+              name: conversation.visitor_name,
+              email: conversation.visitor_email,
+            },
+          },
+        });
+      } else {
+        await this.conversations.recordVisitorMessage(manager, open.id);
+      }
+      const message = await this.messages.create(manager, organizationId, {
+        conversationId: open.id,
+        senderType: 'visitor',
+        senderId: null,
+        body,
+      });
+      await this.outbox.publish(manager, {
+        type: 'message.received',
+        organizationId,
+        payload: {
+          organization_id: Number(organizationId),
+          conversation_id: Number(open.id),
+          site_id: Number(open.site_id),
+          message: { id: Number(message.id), body: message.body, type: message.type },
+        },
+      });
+      return { conversationId: open.id, message, started, status: open.status };
+    });
+    const push = {
+      organizationId,
+      visitorId: visitor.visitorId,
+      conversationId: result.conversationId,
+    };
+    if (result.started) {
+      this.realtime.toBothSides(
+        push,
+        'conversation.updated',
+        conversationUpdate(result.conversationId, 'waiting', null, null),
+      );
+    }
+    this.realtime.toBothSides(push, 'message.created', messagePush(result.message));
+    return { conversationId: result.conversationId, message: result.message };
+  }
+
+  /** Messages of the visitor's conversations after `afterId`, oldest first. */
+  messagesAfter(visitor: VisitorPrincipal, afterId: string): Promise<MessageRow[]> {
+    return this.messages.after(
+      visitor.organizationId,
+      { visitorId: visitor.visitorId },
+      afterId,
+      CATCH_UP_LIMIT,
+    );
+  }
+
+  /**
+   * The visitor ends the chat: the open, started conversation closes (`chat.closed`, `closed_by`
+   * null). Ending again answers the closed conversation as it is; 404 before any chat.
+   */
+  async end(
+    visitor: VisitorPrincipal,
+  ): Promise<{ id: string; status: ConversationStatus; closedAt: Date }> {
+    const organizationId = visitor.organizationId;
+    const result = await this.dataSource.transaction(async (manager) => {
+      const open = await this.conversations.lockOpenFor(manager, organizationId, visitor.visitorId);
+      if (!open?.started_at) {
+        const latest = await this.conversations.findForVisitor(organizationId, visitor.visitorId);
+        if (!latest?.closed_at) throw AppError.notFound();
+        return { id: latest.id, status: latest.status, closedAt: latest.closed_at, closed: false };
+      }
+      const closedAt = await this.conversations.close(manager, open.id, null);
+      await this.outbox.publish(manager, {
+        type: 'chat.closed',
+        organizationId,
+        payload: {
+          organization_id: Number(organizationId),
+          conversation_id: Number(open.id),
+          site_id: Number(open.site_id),
+          closed_at: new Date(closedAt).toISOString(),
+          closed_by: null,
+        },
+      });
+      return { id: open.id, status: 'closed' as const, closedAt, closed: true };
+    });
+    if (result.closed) {
+      this.realtime.toBothSides(
+        { organizationId, visitorId: visitor.visitorId, conversationId: result.id },
+        'conversation.updated',
+        conversationUpdate(result.id, 'closed', null, result.closedAt),
+      );
+    }
+    return { id: result.id, status: result.status, closedAt: result.closedAt };
+  }
+
+  /**
+   * A rating (1 to 5) with an optional comment, once per conversation (409 after that): the
+   * given conversation of the visitor, else the latest one.
+   */
+  async review(
+    visitor: VisitorPrincipal,
+    input: { rating: number; comment?: string; conversationId?: string },
+  ): Promise<{ conversationId: string; rating: number; comment: string | null }> {
+    const organizationId = visitor.organizationId;
+    return this.dataSource.transaction(async (manager) => {
+      const conversation = await this.conversations.findForVisitor(
+        organizationId,
+        visitor.visitorId,
+        input.conversationId,
+        manager,
+      );
+      if (!conversation) throw AppError.notFound();
+      if (conversation.rating !== null) {
+        throw AppError.conflict('This conversation has already been reviewed.');
+      }
+      const comment = input.comment ?? null;
+      await this.conversations.review(manager, conversation.id, input.rating, comment);
+      await this.outbox.publish(manager, {
+        type: 'review.submitted',
+        organizationId,
+        payload: {
+          organization_id: Number(organizationId),
+          conversation_id: Number(conversation.id),
+          rating: input.rating,
+          comment,
+        },
+      });
+      return { conversationId: conversation.id, rating: input.rating, comment };
+    });
+  }
+
+  /** The visitor has read up to `messageId` of one of its conversations; agents hear it. */
+  async markRead(
+    visitor: VisitorPrincipal,
+    conversationId: string,
+    messageId: string,
+  ): Promise<string> {
+    const conversation = await this.conversations.findForVisitor(
+      visitor.organizationId,
+      visitor.visitorId,
+      conversationId,
+    );
+    if (!conversation) throw AppError.notFound();
+    const position = await this.conversations.markRead(
+      visitor.organizationId,
+      conversationId,
+      'visitor',
+      messageId,
+    );
+    if (position === undefined) throw AppError.notFound();
+    this.realtime.toOrganization(visitor.organizationId, 'read', {
+      conversation_id: Number(conversationId),
+      reader: 'visitor',
+      message_id: Number(position),
+    });
+    return position;
+  }
+
+  /** Tells the agents the visitor is (or stopped) typing in its open conversation. */
+  async typing(visitor: VisitorPrincipal, isTyping: boolean): Promise<void> {
+    const conversation = await this.conversations.findForVisitor(
+      visitor.organizationId,
+      visitor.visitorId,
+    );
+    if (!conversation || conversation.status === 'closed') return;
+    this.realtime.toOrganization(visitor.organizationId, 'typing', {
+      conversation_id: Number(conversation.id),
+      sender_type: 'visitor',
+      is_typing: isTyping,
+    });
+  }
+}

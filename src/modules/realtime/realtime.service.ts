@@ -1,0 +1,52 @@
+import { Injectable } from '@nestjs/common';
+import type { Namespace } from 'socket.io';
+
+/** The Socket.IO rooms events are pushed to. */
+export const rooms = {
+  visitor: (visitorId: string | number) => `visitor:${visitorId}`,
+  organization: (organizationId: string | number) => `organization:${organizationId}`,
+  agent: (userId: string | number) => `agent:${userId}`,
+};
+
+/** What the two sides of a chat hear about a conversation. */
+export interface ConversationPush {
+  organizationId: string;
+  visitorId: string;
+  conversationId: string;
+}
+
+/**
+ * Pushes chat events to connected widgets (`/widget`, one room per visitor) and agents (`/agent`,
+ * one room per organization). With the Redis adapter a push reaches sockets on every instance.
+ * Pushes are best effort and happen after the commit; a client that missed one catches up by
+ * asking for everything after the last message id it saw (`sync`, or the HTTP `after_id`).
+ * Until the gateways attach their namespaces (the CLI, the OpenAPI preview) pushes go nowhere.
+ */
+@Injectable()
+export class RealtimeService {
+  private readonly namespaces: { widget?: Namespace; agent?: Namespace } = {};
+
+  attach(name: 'widget' | 'agent', namespace: Namespace): void {
+    this.namespaces[name] = namespace;
+  }
+
+  toVisitor(visitorId: string, event: string, data: unknown): void {
+    this.namespaces.widget?.to(rooms.visitor(visitorId)).emit(event, data);
+  }
+
+  toOrganization(organizationId: string, event: string, data: unknown): void {
+    this.namespaces.agent?.to(rooms.organization(organizationId)).emit(event, data);
+  }
+
+  /** An event both sides of the conversation see. */
+  toBothSides(push: ConversationPush, event: string, data: unknown): void {
+    this.toVisitor(push.visitorId, event, data);
+    this.toOrganization(push.organizationId, event, data);
+  }
+
+  /** How many sockets of this agent are connected, on every instance. */
+  async agentSockets(userId: string): Promise<number> {
+    const sockets = await this.namespaces.agent?.in(rooms.agent(userId)).fetchSockets();
+    return sockets?.length ?? 0;
+  }
+}

@@ -1,0 +1,64 @@
+import { AppError } from '../../common/errors/app-error';
+
+/** What a socket handler acknowledges: `{ status: true, ... }` or the error in the HTTP shape. */
+export type Answer = Record<string, unknown> & { status: boolean };
+
+/** Runs a handler; an AppError becomes `{ status: false, error_code, message }`, not a dropped ack. */
+export async function answer(work: () => Promise<Record<string, unknown>>): Promise<Answer> {
+  try {
+    return { status: true, ...(await work()) };
+  } catch (error) {
+    if (error instanceof AppError) {
+      return {
+        status: false,
+        error_code: error.code,
+        message: error.message,
+        ...(error.errors ? { errors: error.errors } : {}),
+      };
+    }
+    throw error;
+  }
+}
+
+/** A positive integer id from a socket payload, as a string; else a 422-shaped answer. */
+export function idField(
+  payload: unknown,
+  name: string,
+  { optional = false } = {},
+): string | undefined {
+  const value =
+    payload && typeof payload === 'object' ? (payload as Record<string, unknown>)[name] : undefined;
+  if (value === undefined && optional) return undefined;
+  if (typeof value === 'number' && Number.isSafeInteger(value) && value >= 0) return String(value);
+  throw AppError.invalid(name, `The ${name} field must be a non-negative integer.`);
+}
+
+export function booleanField(payload: unknown, name: string): boolean {
+  const value =
+    payload && typeof payload === 'object' ? (payload as Record<string, unknown>)[name] : undefined;
+  if (typeof value === 'boolean') return value;
+  throw AppError.invalid(name, `The ${name} field must be true or false.`);
+}
+
+export function textField(payload: unknown, name: string, maxLength: number): string {
+  const value =
+    payload && typeof payload === 'object' ? (payload as Record<string, unknown>)[name] : undefined;
+  if (typeof value === 'string' && value.trim().length > 0 && value.length <= maxLength)
+    return value;
+  throw AppError.invalid(
+    name,
+    `The ${name} field must be a non-empty string of at most ${maxLength} characters.`,
+  );
+}
+
+/** The token of a Socket.IO handshake: `auth.token`, or an `Authorization: Bearer` header. */
+export function handshakeToken(handshake: {
+  auth?: Record<string, unknown>;
+  headers: Record<string, string | string[] | undefined>;
+}): string | undefined {
+  const fromAuth = handshake.auth?.token;
+  if (typeof fromAuth === 'string' && fromAuth.length > 0) return fromAuth;
+  const header = handshake.headers.authorization;
+  const match = typeof header === 'string' ? /^Bearer\s+(\S+)\s*$/i.exec(header) : null;
+  return match?.[1];
+}

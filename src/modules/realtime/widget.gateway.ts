@@ -1,0 +1,108 @@
+import { Logger } from '@nestjs/common';
+import {
+  ConnectedSocket,
+  MessageBody,
+  type OnGatewayInit,
+  SubscribeMessage,
+  WebSocketGateway,
+} from '@nestjs/websockets';
+import type { Namespace, Socket } from 'socket.io';
+import type { VisitorPrincipal } from '../../common/auth/auth.types';
+import { WidgetSessionService } from '../auth/widget-session.service';
+import { messagePush } from '../conversations/chat-pushes';
+import { VisitorChatService } from '../conversations/visitor-chat.service';
+import { originAllowed } from '../sites/allowed-origins';
+import { SitesService } from '../sites/sites.service';
+import { rooms, RealtimeService } from './realtime.service';
+import { answer, booleanField, handshakeToken, idField, textField } from './socket-answers';
+
+/**
+ * `/widget`: a visitor's live channel, authenticated by the session token from `init` (in
+ * `auth.token`). The server pushes `message.created`, `conversation.updated`, `typing` and `read`;
+ * the widget sends `message`, `typing`, `read` and `sync` (everything after the last id it saw).
+ */
+@WebSocketGateway({ namespace: '/widget', cors: { origin: true } })
+export class WidgetGateway implements OnGatewayInit {
+  private readonly logger = new Logger(WidgetGateway.name);
+
+  constructor(
+    private readonly sessions: WidgetSessionService,
+    private readonly sites: SitesService,
+    private readonly chat: VisitorChatService,
+    private readonly realtime: RealtimeService,
+  ) {}
+
+  afterInit(namespace: Namespace): void {
+    this.realtime.attach('widget', namespace);
+    namespace.use((socket, next) => {
+      this.authenticate(socket).then(
+        () => next(),
+        (error: unknown) => {
+          this.logger.debug({ msg: 'widget socket refused', err: String(error) });
+          next(new Error('Unauthenticated.'));
+        },
+      );
+    });
+  }
+
+  private async authenticate(socket: Socket): Promise<void> {
+    const token = handshakeToken(socket.handshake);
+    const session = token ? this.sessions.verify(token) : undefined;
+    if (!session) throw new Error('no valid session token');
+    const site = await this.sites.findActive(session.siteId);
+    if (!site) throw new Error('site inactive');
+    const origin = socket.handshake.headers.origin;
+    if (typeof origin === 'string' && !originAllowed(site.allowed_domains, origin)) {
+      throw new Error('origin not allowed');
+    }
+    const visitor: VisitorPrincipal = {
+      organizationId: session.organizationId,
+      siteId: session.siteId,
+      visitorId: session.visitorId,
+      allowedDomains: site.allowed_domains,
+    };
+    (socket.data as { visitor?: VisitorPrincipal }).visitor = visitor;
+    await socket.join(rooms.visitor(session.visitorId));
+  }
+
+  @SubscribeMessage('message')
+  message(@ConnectedSocket() socket: Socket, @MessageBody() payload: unknown) {
+    return answer(async () => {
+      const { message } = await this.chat.send(visitorOf(socket), textField(payload, 'body', 5000));
+      return { data: messagePush(message) };
+    });
+  }
+
+  @SubscribeMessage('typing')
+  typing(@ConnectedSocket() socket: Socket, @MessageBody() payload: unknown) {
+    return answer(async () => {
+      await this.chat.typing(visitorOf(socket), booleanField(payload, 'is_typing'));
+      return {};
+    });
+  }
+
+  @SubscribeMessage('read')
+  read(@ConnectedSocket() socket: Socket, @MessageBody() payload: unknown) {
+    return answer(async () => {
+      const conversationId = idField(payload, 'conversation_id') as string;
+      const position = await this.chat.markRead(
+        visitorOf(socket),
+        conversationId,
+        idField(payload, 'message_id') as string,
+      );
+      return { conversation_id: Number(conversationId), message_id: Number(position) };
+    });
+  }
+
+  @SubscribeMessage('sync')
+  sync(@ConnectedSocket() socket: Socket, @MessageBody() payload: unknown) {
+    return answer(async () => {
+      const afterId = idField(payload ?? {}, 'after_id', { optional: true }) ?? '0';
+      const rows = await this.chat.messagesAfter(visitorOf(socket), afterId);
+      return { data: rows.map(messagePush) };
+    });
+  }
+}
+
+const visitorOf = (socket: Socket): VisitorPrincipal =>
+  (socket.data as { visitor: VisitorPrincipal }).visitor;

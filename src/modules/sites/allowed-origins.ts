@@ -1,0 +1,32 @@
+/**
+ * The site's `allowed_domains` (DESIGN section 7): host entries (`example.com`, `*.example.com`
+ * for subdomains) say which pages may embed the widget, `app:<app id>` entries which mobile apps
+ * may. Entries are lowercase host names or app ids (validated when saved).
+ */
+const APP = 'app:';
+
+/**
+ * Whether a browser `Origin` may call the widget API. A site without host entries accepts every
+ * origin (a new site works before its domains are set); `Origin: null` (sandboxed frames, files)
+ * only passes then too.
+ */
+export function originAllowed(allowedDomains: string[], origin: string): boolean {
+  const hosts = allowedDomains.filter((entry) => !entry.startsWith(APP));
+  if (hosts.length === 0) return true;
+  let host: string;
+  try {
+    host = new URL(origin).hostname.toLowerCase();
+  } catch {
+    return false;
+  }
+  return hosts.some((entry) => {
+    const pattern = entry.toLowerCase();
+    if (pattern.startsWith('*.')) return host.endsWith(pattern.slice(1));
+    return host === pattern;
+  });
+}
+
+/** Whether a mobile app may open widget sessions: only apps listed as `app:<app id>`. */
+export function appAllowed(allowedDomains: string[], appId: string): boolean {
+  return allowedDomains.some((entry) => entry.startsWith(APP) && entry.slice(APP.length) === appId);
+}

@@ -1,0 +1,40 @@
+import { BUILTIN_FIELDS, type PreChatField } from '../sites/widget-settings';
+import type { WidgetVisitorRow } from '../visitors/visitors.repository';
+import type { VisitorProfileDto } from './widget.dto';
+
+type Builtin = (typeof BUILTIN_FIELDS)[number];
+const isBuiltin = (key: string): key is Builtin =>
+  (BUILTIN_FIELDS as readonly string[]).includes(key);
+
+/** A pre-chat field's current value: built-in ones are visitor columns, the rest custom fields. */
+function valueOf(visitor: WidgetVisitorRow, field: PreChatField): string | null | undefined {
+  return field.builtin && isBuiltin(field.key)
+    ? visitor[field.key]
+    : visitor.custom_fields[field.key];
+}
+
+/** The required pre-chat fields the visitor has not filled. */
+export function missingFields(visitor: WidgetVisitorRow, fields: PreChatField[]): PreChatField[] {
+  return fields.filter((field) => field.required && !valueOf(visitor, field)?.trim());
+}
+
+/** The name a 422 gives a pre-chat field: built-in ones are body fields, the rest custom. */
+export const errorField = (field: PreChatField): string =>
+  field.builtin ? field.key : `custom_fields.${field.key}`;
+
+/** `visitor_profile` of the widget responses. */
+export function toVisitorProfile(
+  visitor: WidgetVisitorRow,
+  fields: PreChatField[],
+): VisitorProfileDto {
+  return {
+    name: visitor.name ?? '',
+    email: visitor.email ?? '',
+    phone: visitor.phone ?? '',
+    profile_complete: missingFields(visitor, fields).length === 0,
+    pre_chat_submitted: visitor.pre_chat_submitted,
+    // Account login (visitor login to the site owner's account table) is not built yet, so no
+    // visitor can be logged in; this reports that true state.
+    account_login: { logged_in: false, identifier: null, verified_at: null },
+  };
+}

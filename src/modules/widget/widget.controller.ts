@@ -1,0 +1,133 @@
+import { Body, Controller, Get, HttpCode, Post, Query } from '@nestjs/common';
+import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { CurrentVisitor, CurrentWidget, Widget } from '../../common/auth/auth.decorators';
+import type { VisitorPrincipal, WidgetPrincipal } from '../../common/auth/auth.types';
+import { ResponseMessage } from '../../common/http/response-message.decorator';
+import { ApiErrors } from '../../common/openapi/api-errors.decorator';
+import { messagePush } from '../conversations/chat-pushes';
+import { VisitorChatService } from '../conversations/visitor-chat.service';
+import {
+  ChatMessageListDto,
+  ConversationEndedResponseDto,
+  ReviewResponseDto,
+  VisitorProfileResponseDto,
+  WidgetInitDto,
+  WidgetInitResponseDto,
+  WidgetMessageCreatedResponseDto,
+  WidgetMessagesQueryDto,
+  WidgetProfileDto,
+  WidgetReviewDto,
+  WidgetSendMessageDto,
+  WidgetVisitorBodyDto,
+} from './widget.dto';
+import { WidgetService } from './widget.service';
+
+@ApiTags('widget')
+@Controller('api/widget')
+export class WidgetController {
+  constructor(
+    private readonly widget: WidgetService,
+    private readonly chat: VisitorChatService,
+  ) {}
+
+  @Post('init')
+  @HttpCode(200)
+  @Widget()
+  @ApiOperation({
+    summary: 'Open or resume a visitor session',
+    description:
+      'Creates the visitor (or resumes `visitor_uid`; a UID of another site is 404), makes its open conversation, and returns a session token for later calls and the Socket.IO `/widget` namespace.',
+  })
+  @ApiOkResponse({ type: WidgetInitResponseDto })
+  @ApiErrors(422)
+  init(@CurrentWidget() widget: WidgetPrincipal, @Body() body: WidgetInitDto) {
+    return this.widget.init(widget, body);
+  }
+
+  @Post('profile')
+  @HttpCode(200)
+  @Widget({ visitor: true })
+  @ApiOperation({ summary: 'Submit the pre-chat form (built-in and custom fields)' })
+  @ApiOkResponse({ type: VisitorProfileResponseDto })
+  @ApiErrors(422)
+  profile(@CurrentVisitor() visitor: VisitorPrincipal, @Body() body: WidgetProfileDto) {
+    return this.widget.saveProfile(visitor, body);
+  }
+
+  @Post('messages')
+  @Widget({ visitor: true })
+  @ResponseMessage('Message sent.')
+  @ApiOperation({
+    summary: 'Send a visitor message',
+    description:
+      'The first message starts the open conversation (`conversation.started`); after a close it opens a new one.',
+  })
+  @ApiCreatedResponse({ type: WidgetMessageCreatedResponseDto })
+  @ApiErrors(422)
+  async send(@CurrentVisitor() visitor: VisitorPrincipal, @Body() body: WidgetSendMessageDto) {
+    const { message } = await this.chat.send(visitor, body.body);
+    const data = messagePush(message);
+    return { data, ...data };
+  }
+
+  @Get('messages')
+  @Widget({ visitor: true })
+  @ApiOperation({
+    summary: "The visitor's messages after an id",
+    description: 'Oldest first, at most 200 per call: how a reconnecting widget catches up.',
+  })
+  @ApiOkResponse({ type: ChatMessageListDto })
+  @ApiErrors(422)
+  async messages(
+    @CurrentVisitor() visitor: VisitorPrincipal,
+    @Query() query: WidgetMessagesQueryDto,
+  ) {
+    const rows = await this.chat.messagesAfter(visitor, String(query.after_id ?? 0));
+    return { data: rows.map(messagePush) };
+  }
+
+  @Post('end-chat')
+  @HttpCode(200)
+  @Widget({ visitor: true })
+  @ApiOperation({
+    summary: 'The visitor ends the chat',
+    description:
+      'Closes the open conversation (`chat.closed` with `closed_by` null). Ending again answers the closed conversation unchanged; 404 before any chat.',
+  })
+  @ApiOkResponse({ type: ConversationEndedResponseDto })
+  @ApiErrors(422)
+  async end(@CurrentVisitor() visitor: VisitorPrincipal, @Body() _body: WidgetVisitorBodyDto) {
+    const ended = await this.chat.end(visitor);
+    return {
+      data: {
+        id: Number(ended.id),
+        status: ended.status,
+        closed_at: new Date(ended.closedAt).toISOString(),
+      },
+    };
+  }
+
+  @Post('reviews')
+  @Widget({ visitor: true })
+  @ResponseMessage('Review submitted.')
+  @ApiOperation({
+    summary: 'Rate a conversation (1 to 5) with an optional comment',
+    description: 'Once per conversation (409 after); the latest conversation unless one is named.',
+  })
+  @ApiCreatedResponse({ type: ReviewResponseDto })
+  @ApiErrors(409, 422)
+  async review(@CurrentVisitor() visitor: VisitorPrincipal, @Body() body: WidgetReviewDto) {
+    const review = await this.chat.review(visitor, {
+      rating: body.rating,
+      comment: body.comment,
+      conversationId: body.conversation_id === undefined ? undefined : String(body.conversation_id),
+    });
+    return {
+      data: {
+        conversation_id: Number(review.conversationId),
+        rating: review.rating,
+        comment: review.comment,
+      },
+    };
+  }
+}

@@ -1,0 +1,282 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import {
+  IsEmail,
+  IsIn,
+  IsInt,
+  IsNotEmpty,
+  IsObject,
+  IsOptional,
+  IsString,
+  IsUUID,
+  Max,
+  MaxLength,
+  Min,
+} from 'class-validator';
+import { QueryInt } from '../../common/http/pagination';
+import { EnvelopeDto } from '../../common/openapi/envelope.dto';
+import { ChatMessageDto } from '../messages/messages.dto';
+import { WidgetConfigDto } from '../sites/widget-config';
+
+export const PLATFORMS = ['android', 'ios', 'react-native', 'flutter', 'capacitor', 'cordova'];
+
+/** The widget credentials of a body; the guard reads them (or the session token instead). */
+export class WidgetVisitorBodyDto {
+  @ApiPropertyOptional({
+    description: 'The site widget key; not needed with a session token',
+    example: 'wk_0123456789abcdefABCDEF0123456789',
+  })
+  @IsOptional()
+  @IsString()
+  widget_key?: string;
+
+  @ApiPropertyOptional({
+    description: 'The visitor UID from init; not needed with a session token',
+    format: 'uuid',
+  })
+  @IsOptional()
+  @IsString()
+  visitor_uid?: string;
+}
+
+export class WidgetInitDto {
+  @ApiProperty({ example: 'wk_0123456789abcdefABCDEF0123456789' })
+  @IsString()
+  @IsNotEmpty()
+  widget_key!: string;
+
+  @ApiPropertyOptional({ format: 'uuid', description: 'Resume this visitor session' })
+  @IsOptional()
+  @IsUUID()
+  visitor_uid?: string;
+
+  @ApiPropertyOptional({ example: 'en', maxLength: 35 })
+  @IsOptional()
+  @IsString()
+  @MaxLength(35)
+  locale?: string;
+
+  @ApiPropertyOptional({ example: 'https://shop.example/pricing', maxLength: 2048 })
+  @IsOptional()
+  @IsString()
+  @MaxLength(2048)
+  url?: string;
+
+  @ApiPropertyOptional({ example: 'Pricing', maxLength: 500 })
+  @IsOptional()
+  @IsString()
+  @MaxLength(500)
+  page_title?: string;
+
+  @ApiPropertyOptional({ example: 'Ada Lovelace', maxLength: 255 })
+  @IsOptional()
+  @IsString()
+  @MaxLength(255)
+  visitor_name?: string;
+
+  @ApiPropertyOptional({ example: 'ada@example.com', maxLength: 255 })
+  @IsOptional()
+  @IsEmail()
+  @MaxLength(255)
+  visitor_email?: string;
+
+  @ApiPropertyOptional({ example: '+49 30 1234567', maxLength: 50 })
+  @IsOptional()
+  @IsString()
+  @MaxLength(50)
+  visitor_phone?: string;
+
+  @ApiPropertyOptional({ description: 'Alias of visitor_phone', maxLength: 50 })
+  @IsOptional()
+  @IsString()
+  @MaxLength(50)
+  visitor_mobile?: string;
+
+  @ApiPropertyOptional({ description: 'Alias of visitor_phone', maxLength: 50 })
+  @IsOptional()
+  @IsString()
+  @MaxLength(50)
+  mobile?: string;
+
+  @ApiPropertyOptional({ enum: PLATFORMS, description: 'Set by the mobile SDKs' })
+  @IsOptional()
+  @IsIn(PLATFORMS)
+  platform?: string;
+
+  @ApiPropertyOptional({
+    example: 'com.example.shop',
+    maxLength: 255,
+    description:
+      "Required with platform; must be an `app:<app id>` entry of the site's allowed_domains",
+  })
+  @IsOptional()
+  @IsString()
+  @MaxLength(255)
+  app_id?: string;
+
+  @ApiPropertyOptional({ example: '2.4.1', maxLength: 50 })
+  @IsOptional()
+  @IsString()
+  @MaxLength(50)
+  app_version?: string;
+
+  @ApiPropertyOptional({ example: '241', maxLength: 50 })
+  @IsOptional()
+  @IsString()
+  @MaxLength(50)
+  app_build?: string;
+}
+
+class AccountLoginDto {
+  @ApiProperty() logged_in!: boolean;
+  @ApiProperty({ type: String, nullable: true }) identifier!: string | null;
+  @ApiProperty({ type: String, format: 'date-time', nullable: true }) verified_at!: string | null;
+}
+
+export class VisitorProfileDto {
+  @ApiProperty({ description: 'Empty while unknown' }) name!: string;
+  @ApiProperty({ description: 'Empty while unknown' }) email!: string;
+  @ApiProperty({ description: 'Empty while unknown' }) phone!: string;
+  @ApiProperty({ description: 'Every required pre-chat field is filled' })
+  profile_complete!: boolean;
+  @ApiProperty() pre_chat_submitted!: boolean;
+  @ApiProperty({ type: AccountLoginDto }) account_login!: AccountLoginDto;
+}
+
+export class WidgetInitResponseDto extends EnvelopeDto {
+  @ApiProperty({ format: 'uuid' }) visitor_uid!: string;
+  @ApiProperty() visitor_id!: number;
+  @ApiProperty({
+    description:
+      'Signed session token: `Authorization: Bearer` on widget calls, and the Socket.IO `/widget` auth token',
+  })
+  session_token!: string;
+  @ApiProperty({ description: 'The open conversation (listed once the first message starts it)' })
+  conversation_id!: number;
+  @ApiProperty({ type: WidgetConfigDto }) widget_config!: WidgetConfigDto;
+  @ApiProperty({ type: VisitorProfileDto }) visitor_profile!: VisitorProfileDto;
+}
+
+export class WidgetProfileDto extends WidgetVisitorBodyDto {
+  @ApiPropertyOptional({ maxLength: 255 })
+  @IsOptional()
+  @IsString()
+  @MaxLength(255)
+  name?: string;
+
+  @ApiPropertyOptional({ maxLength: 255 })
+  @IsOptional()
+  @IsEmail()
+  @MaxLength(255)
+  email?: string;
+
+  @ApiPropertyOptional({ maxLength: 50 })
+  @IsOptional()
+  @IsString()
+  @MaxLength(50)
+  phone?: string;
+
+  @ApiPropertyOptional({
+    type: 'object',
+    additionalProperties: { type: 'string' },
+    description: 'Custom pre-chat fields by key',
+  })
+  @IsOptional()
+  @IsObject()
+  custom_fields?: Record<string, unknown>;
+}
+
+export class VisitorProfileResponseDto extends EnvelopeDto {
+  @ApiProperty({ type: VisitorProfileDto }) visitor_profile!: VisitorProfileDto;
+}
+
+export class WidgetSendMessageDto extends WidgetVisitorBodyDto {
+  @ApiProperty({ example: 'Hi, I have a question about my order.', maxLength: 5000 })
+  @IsString()
+  @IsNotEmpty()
+  @MaxLength(5000)
+  body!: string;
+}
+
+export class WidgetMessageCreatedResponseDto extends EnvelopeDto {
+  @ApiProperty({ type: ChatMessageDto }) data!: ChatMessageDto;
+  @ApiProperty() id!: number;
+  @ApiProperty() conversation_id!: number;
+  @ApiProperty() body!: string;
+  @ApiProperty() type!: string;
+  @ApiProperty({ enum: ['visitor'] }) sender_type!: string;
+  @ApiProperty({ type: Number, nullable: true }) sender_id!: number | null;
+  @ApiProperty({ format: 'date-time' }) created_at!: string;
+  @ApiProperty({ type: 'array', items: { type: 'object', additionalProperties: true } })
+  attachments!: unknown[];
+}
+
+export class WidgetMessagesQueryDto {
+  @ApiPropertyOptional({ example: 'wk_0123456789abcdefABCDEF0123456789' })
+  @IsOptional()
+  @IsString()
+  widget_key?: string;
+
+  @ApiPropertyOptional({ format: 'uuid' })
+  @IsOptional()
+  @IsString()
+  visitor_uid?: string;
+
+  @ApiPropertyOptional({
+    minimum: 0,
+    default: 0,
+    description: 'Only messages with a larger id (the last one the widget saw)',
+  })
+  @IsOptional()
+  @QueryInt()
+  @IsInt()
+  @Min(0)
+  after_id?: number;
+}
+
+export class ChatMessageListDto extends EnvelopeDto {
+  @ApiProperty({
+    type: [ChatMessageDto],
+    description: 'Oldest first, at most 200; ask again after the last id for more',
+  })
+  data!: ChatMessageDto[];
+}
+
+export class ConversationEndedDto {
+  @ApiProperty() id!: number;
+  @ApiProperty({ enum: ['closed'] }) status!: string;
+  @ApiProperty({ format: 'date-time' }) closed_at!: string;
+}
+
+export class ConversationEndedResponseDto extends EnvelopeDto {
+  @ApiProperty({ type: ConversationEndedDto }) data!: ConversationEndedDto;
+}
+
+export class WidgetReviewDto extends WidgetVisitorBodyDto {
+  @ApiProperty({ minimum: 1, maximum: 5 })
+  @IsInt()
+  @Min(1)
+  @Max(5)
+  rating!: number;
+
+  @ApiPropertyOptional({ maxLength: 2000 })
+  @IsOptional()
+  @IsString()
+  @MaxLength(2000)
+  comment?: string;
+
+  @ApiPropertyOptional({ description: "One of the visitor's conversations; default the latest" })
+  @IsOptional()
+  @IsInt()
+  @Min(1)
+  conversation_id?: number;
+}
+
+export class ReviewDto {
+  @ApiProperty() conversation_id!: number;
+  @ApiProperty({ minimum: 1, maximum: 5 }) rating!: number;
+  @ApiProperty({ type: String, nullable: true }) comment!: string | null;
+}
+
+export class ReviewResponseDto extends EnvelopeDto {
+  @ApiProperty({ type: ReviewDto }) data!: ReviewDto;
+}

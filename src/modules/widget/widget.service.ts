@@ -1,0 +1,122 @@
+import { Injectable } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import type { VisitorPrincipal, WidgetPrincipal } from '../../common/auth/auth.types';
+import { AppError } from '../../common/errors/app-error';
+import { WidgetSessionService } from '../auth/widget-session.service';
+import { VisitorChatService } from '../conversations/visitor-chat.service';
+import { appAllowed } from '../sites/allowed-origins';
+import { SitesService } from '../sites/sites.service';
+import { toWidgetConfig } from '../sites/widget-config';
+import { withDefaults } from '../sites/widget-settings';
+import { VisitorsService } from '../visitors/visitors.service';
+import { errorField, missingFields, toVisitorProfile } from './visitor-profile';
+import type { WidgetInitDto, WidgetProfileDto } from './widget.dto';
+
+/** Widget sessions and the pre-chat profile; the chat itself is VisitorChatService's. */
+@Injectable()
+export class WidgetService {
+  constructor(
+    private readonly sites: SitesService,
+    private readonly visitors: VisitorsService,
+    private readonly chat: VisitorChatService,
+    private readonly sessions: WidgetSessionService,
+    private readonly dataSource: DataSource,
+  ) {}
+
+  /**
+   * Opens or resumes the visitor's session: the visitor (made or refreshed with what the widget
+   * tells), its open conversation (made if none, unlisted until the first message) and a session
+   * token, in one transaction. Mobile SDKs must name an app the site allows.
+   */
+  async init(widget: WidgetPrincipal, input: WidgetInitDto) {
+    if (input.platform !== undefined) {
+      if (!input.app_id) {
+        throw AppError.invalid('app_id', 'The app_id field is required when platform is present.');
+      }
+      if (!appAllowed(widget.allowedDomains, input.app_id)) {
+        throw AppError.forbidden("This app is not in the site's allowed domains.");
+      }
+    }
+    const site = await this.sites.get(widget.organizationId, widget.siteId);
+    const { visitor, conversationId } = await this.dataSource.transaction(async (manager) => {
+      const visitor = await this.visitors.openSession(manager, widget, input.visitor_uid, {
+        name: input.visitor_name,
+        email: input.visitor_email,
+        phone: input.visitor_phone ?? input.visitor_mobile ?? input.mobile,
+        language: input.locale,
+        pageUrl: input.url,
+        pageTitle: input.page_title,
+        platform: input.platform,
+        appId: input.app_id,
+        appVersion: input.app_version,
+        appBuild: input.app_build,
+      });
+      const conversationId = await this.chat.ensureOpen(
+        manager,
+        { ...widget, visitorId: visitor.id },
+        input.locale ?? null,
+      );
+      return { visitor, conversationId };
+    });
+    return {
+      visitor_uid: visitor.visitor_uid,
+      visitor_id: Number(visitor.id),
+      session_token: this.sessions.issue({
+        visitorId: visitor.id,
+        siteId: widget.siteId,
+        organizationId: widget.organizationId,
+      }),
+      conversation_id: Number(conversationId),
+      widget_config: toWidgetConfig(site),
+      visitor_profile: toVisitorProfile(
+        visitor,
+        withDefaults(site.widget_settings).pre_chat_form.fields,
+      ),
+    };
+  }
+
+  /**
+   * The pre-chat form: built-in fields on the visitor, custom ones (only those the form defines;
+   * others are ignored) in its custom fields. A required field left empty is a 422 naming it.
+   */
+  async saveProfile(visitor: VisitorPrincipal, input: WidgetProfileDto) {
+    const site = await this.sites.get(visitor.organizationId, visitor.siteId);
+    const fields = withDefaults(site.widget_settings).pre_chat_form.fields;
+    const customFields: Record<string, string> = {};
+    const errors: Record<string, string[]> = {};
+    for (const field of fields.filter((f) => !f.builtin)) {
+      const value = input.custom_fields?.[field.key];
+      if (value === undefined || value === null) continue;
+      if (typeof value !== 'string' || value.length > 1000) {
+        errors[errorField(field)] = [
+          `The ${field.label} field must be a string of at most 1000 characters.`,
+        ];
+      } else customFields[field.key] = value;
+    }
+    if (Object.keys(errors).length > 0) throw AppError.validation(errors);
+
+    const current = await this.visitors.widgetVisitor(visitor.organizationId, visitor.visitorId);
+    const merged = {
+      ...current,
+      name: input.name ?? current.name,
+      email: input.email ?? current.email,
+      phone: input.phone ?? current.phone,
+      custom_fields: { ...current.custom_fields, ...customFields },
+    };
+    const missing = missingFields(merged, fields);
+    if (missing.length > 0) {
+      throw AppError.validation(
+        Object.fromEntries(
+          missing.map((field) => [errorField(field), [`The ${field.label} field is required.`]]),
+        ),
+      );
+    }
+    const saved = await this.visitors.saveProfile(visitor.organizationId, visitor.visitorId, {
+      name: input.name,
+      email: input.email,
+      phone: input.phone,
+      customFields,
+    });
+    return { visitor_profile: toVisitorProfile(saved, fields) };
+  }
+}
