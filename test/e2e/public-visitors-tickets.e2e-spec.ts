@@ -267,14 +267,21 @@ describe('public API: visitors and tickets', () => {
     });
 
     it('reads one visitor with its started conversations and tickets counted', async () => {
-      const conversation = (visitor: VisitorRecord, started: boolean) =>
+      // A visitor has one open conversation at most; earlier ones are closed.
+      const conversation = (visitor: VisitorRecord, started: boolean, status = 'waiting') =>
         db.query(
-          `INSERT INTO conversations (organization_id, site_id, visitor_id, started_at)
-           VALUES ($1, $2, $3, $4)`,
-          [visitor.organization_id, visitor.site_id, visitor.id, started ? new Date() : null],
+          `INSERT INTO conversations (organization_id, site_id, visitor_id, started_at, status)
+           VALUES ($1, $2, $3, $4, $5)`,
+          [
+            visitor.organization_id,
+            visitor.site_id,
+            visitor.id,
+            started ? new Date() : null,
+            status,
+          ],
         );
-      await conversation(alice, true);
-      await conversation(alice, true);
+      await conversation(alice, true, 'closed');
+      await conversation(alice, true, 'closed');
       await conversation(alice, false);
       await conversation(bob, true);
       await createTicket({ visitor_id: alice.id });
