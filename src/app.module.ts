@@ -1,6 +1,7 @@
 import { type DynamicModule, Module } from '@nestjs/common';
 import { APP_FILTER, APP_INTERCEPTOR, APP_PIPE } from '@nestjs/core';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { CryptoModule } from './common/crypto/crypto.module';
 import { AllExceptionsFilter } from './common/errors/all-exceptions.filter';
 import { EnvelopeInterceptor } from './common/http/envelope.interceptor';
 import { createValidationPipe } from './common/http/validation.pipe';
@@ -14,6 +15,7 @@ import { ConversationsModule } from './modules/conversations/conversations.modul
 import { DocsModule } from './modules/docs/docs.module';
 import { GatewaysModule } from './modules/realtime/gateways.module';
 import { RealtimeModule } from './modules/realtime/realtime.module';
+import { WebhooksModule } from './modules/webhooks/webhooks.module';
 import { WidgetModule } from './modules/widget/widget.module';
 import { HealthModule } from './modules/health/health.module';
 import { IdempotencyInterceptor } from './modules/idempotency/idempotency.interceptor';
@@ -52,6 +54,8 @@ export class AppModule {
         GatewaysModule,
         TicketsModule,
         IdempotencyModule,
+        CryptoModule,
+        WebhooksModule.forRoot({ workers }),
       ],
       providers: [
         { provide: DATABASE_RUNTIME, useValue: database },

@@ -100,6 +100,14 @@ export class Environment {
   })
   WEBHOOK_RETRY_SCHEDULE_MS?: string;
 
+  /** 32 bytes (64 hex or base64) sealing stored secrets; unset: a key generated into the database. */
+  @Transform(emptyToUndefined)
+  @IsOptional()
+  @Matches(/^([0-9a-fA-F]{64}|[A-Za-z0-9+/]{43}=)$/, {
+    message: 'must be 32 bytes as 64 hex characters or base64',
+  })
+  SECRETS_KEY?: string;
+
   @Transform(emptyToUndefined)
   @IsOptional()
   @Matches(/^smtps?:\/\/\S+$/, { message: 'must be an smtp:// or smtps:// URL' })
@@ -134,6 +142,7 @@ const OPTIONAL_KEYS = [
   'REDIS_URL',
   'PUBLIC_URL',
   'WEBHOOK_RETRY_SCHEDULE_MS',
+  'SECRETS_KEY',
   'SMTP_URL',
 ];
 

@@ -2,6 +2,7 @@
 export enum QueueName {
   DomainEvents = 'domain-events',
   MissedChats = 'missed-chats',
+  WebhookDeliveries = 'webhook-deliveries',
 }
 
 /** The payload of a domain-events job: one committed outbox row. */
@@ -17,4 +18,9 @@ export interface DomainEventJob {
 export interface MissedChatJob {
   organizationId: string;
   conversationId: string;
+}
+
+/** One attempt of a webhook delivery (the delivery row holds everything else). */
+export interface WebhookDeliveryJob {
+  deliveryId: string;
 }

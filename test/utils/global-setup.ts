@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { Client } from 'pg';
 import { startEmbeddedPostgres, type EmbeddedDatabase } from '../../src/database/embedded-postgres';
@@ -19,7 +19,12 @@ export default async function globalSetup(): Promise<void> {
 
   let admin = process.env.TEST_DATABASE_URL;
   if (!admin) {
-    const server = await startEmbeddedPostgres(path.join(ROOT, '.data', 'test'));
+    // A server per run, so two runs in one checkout (two terminals, parallel agents) never share
+    // one; directories of runs that died are removed.
+    removeDeadRuns(path.join(ROOT, '.data'));
+    const dataDir = path.join(ROOT, '.data', `test-${process.pid}`);
+    process.env.TEST_PG_DATA_DIR = dataDir;
+    const server = await startEmbeddedPostgres(dataDir);
     globalThis.__TEST_PG__ = server;
     admin = server.adminUrl;
   }
@@ -44,4 +49,28 @@ export default async function globalSetup(): Promise<void> {
   // The compiled migration runner is the one `npm start` uses: the template is what production gets.
   const { runMigrations } = (await import(compiled)) as typeof import('../../src/database/migrate');
   await runMigrations(templateUrl.toString());
+}
+
+function removeDeadRuns(root: string): void {
+  if (!existsSync(root)) return;
+  for (const entry of readdirSync(root)) {
+    const pid = /^test-(\d+)$/.exec(entry)?.[1];
+    if (!pid || alive(Number(pid))) continue;
+    // Its PostgreSQL may have outlived it.
+    const postmaster = path.join(root, entry, 'pg', 'postmaster.pid');
+    if (existsSync(postmaster)) {
+      const serverPid = Number(readFileSync(postmaster, 'utf8').split('\n')[0]);
+      if (serverPid > 0 && alive(serverPid)) process.kill(serverPid, 'SIGQUIT');
+    }
+    rmSync(path.join(root, entry), { recursive: true, force: true });
+  }
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
 }

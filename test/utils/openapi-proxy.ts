@@ -104,7 +104,9 @@ export async function startValidatingProxy(
   appUrl: string,
 ): Promise<{ url: string; close(): Promise<string[]> }> {
   const target = new URL(appUrl);
-  let validator: Promise<OpenApiValidator> | undefined;
+  // Loaded now, while the app surely runs: a test may kill it right after its last request.
+  const validator = OpenApiValidator.load(appUrl);
+  validator.catch(() => undefined);
   const checks: Promise<void>[] = [];
   const server = http.createServer((req: IncomingMessage, res: ServerResponse) => {
     const upstream = http.request(
@@ -122,7 +124,6 @@ export async function startValidatingProxy(
           const body = Buffer.concat(chunks);
           res.writeHead(answer.statusCode ?? 502, answer.headers);
           res.end(body);
-          validator ??= OpenApiValidator.load(appUrl);
           checks.push(
             validator.then((v) =>
               v.check(
@@ -151,7 +152,7 @@ export async function startValidatingProxy(
       server.closeAllConnections();
       await new Promise((resolve) => server.close(resolve));
       await Promise.allSettled(checks);
-      return validator ? [...new Set((await validator).violations)] : [];
+      return [...new Set((await validator).violations)];
     },
   };
 }

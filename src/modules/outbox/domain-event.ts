@@ -5,11 +5,14 @@ export interface DomainEvent<P extends Record<string, unknown> = Record<string, 
   payload: P;
 }
 
-/** Something that reacts to committed domain events. Runs on a worker, at least once per event. */
-export type DomainEventHandler = (event: {
+/** A committed domain event as its subscribers receive it. */
+export interface DomainEventRecord {
   outboxId: string;
   type: string;
   organizationId: string | null;
   payload: Record<string, unknown>;
   occurredAt: string;
-}) => Promise<void>;
+}
+
+/** Something that reacts to committed domain events. Runs on a worker, at least once per event. */
+export type DomainEventHandler = (event: DomainEventRecord) => Promise<void>;

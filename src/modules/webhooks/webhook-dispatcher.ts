@@ -1,0 +1,98 @@
+import { randomUUID } from 'node:crypto';
+import {
+  type BeforeApplicationShutdown,
+  Injectable,
+  Logger,
+  type OnApplicationBootstrap,
+  type OnModuleInit,
+} from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import { AppConfig } from '../../config/app-config';
+import type { DomainEventRecord } from '../outbox/domain-event';
+import { OutboxService } from '../outbox/outbox.service';
+import { WebhookDeliverer } from './webhook-deliverer';
+import { WEBHOOK_EVENTS } from './webhook-events';
+import { WebhooksRepository } from './webhooks.repository';
+
+const SWEEP_EVERY_MS = 30_000;
+const SWEEP_OVERDUE_MS = 60_000;
+
+/** The JSON body of a delivery (spec section 6): fixed once, so every retry signs the same bytes. */
+export function deliveryBody(
+  id: string,
+  event: string,
+  createdAt: string,
+  data: Record<string, unknown>,
+): string {
+  return JSON.stringify({ id, event, created_at: createdAt, data });
+}
+
+/**
+ * Turns committed domain events into deliveries: one per active endpoint subscribed to the event,
+ * written (idempotently, per endpoint and outbox row) and queued. It runs as an outbox
+ * subscriber, so an event committed before a crash is still delivered after the restart; a
+ * sweeper re-queues any pending delivery whose job was lost.
+ */
+@Injectable()
+export class WebhookDispatcher
+  implements OnModuleInit, OnApplicationBootstrap, BeforeApplicationShutdown
+{
+  private readonly logger = new Logger(WebhookDispatcher.name);
+  private sweeper?: NodeJS.Timeout;
+
+  constructor(
+    private readonly outbox: OutboxService,
+    private readonly webhooks: WebhooksRepository,
+    private readonly deliverer: WebhookDeliverer,
+    private readonly config: AppConfig,
+    private readonly dataSource: DataSource,
+  ) {}
+
+  onModuleInit(): void {
+    for (const event of WEBHOOK_EVENTS) {
+      this.outbox.subscribe(event, (record) => this.dispatch(record));
+    }
+  }
+
+  onApplicationBootstrap(): void {
+    if (!this.config.env.WORKERS_ENABLED) return;
+    this.sweeper = setInterval(() => void this.sweep(), SWEEP_EVERY_MS);
+  }
+
+  beforeApplicationShutdown(): void {
+    clearInterval(this.sweeper);
+  }
+
+  private async dispatch(record: DomainEventRecord): Promise<void> {
+    if (!record.organizationId) return;
+    const endpoints = await this.webhooks.subscribed(record.organizationId, record.type);
+    if (endpoints.length === 0) return;
+    await this.dataSource.transaction(async (manager) => {
+      for (const endpoint of endpoints) {
+        const id = randomUUID();
+        await this.webhooks.insertDelivery(manager, record.organizationId as string, {
+          id,
+          endpointId: endpoint.id,
+          outboxId: record.outboxId,
+          event: record.type,
+          body: deliveryBody(id, record.type, record.occurredAt, record.payload),
+          eventCreatedAt: record.occurredAt,
+        });
+      }
+    });
+    // Also the deliveries an earlier, interrupted run of this event wrote but did not queue.
+    for (const delivery of await this.webhooks.unsent(record.outboxId)) {
+      await this.deliverer.enqueue(delivery.id, 1);
+    }
+  }
+
+  private async sweep(): Promise<void> {
+    try {
+      for (const delivery of await this.webhooks.overdue(SWEEP_OVERDUE_MS, 500)) {
+        await this.deliverer.enqueue(delivery.id, delivery.attempts + 1, 0, `-sweep-${Date.now()}`);
+      }
+    } catch (error) {
+      this.logger.warn({ msg: 'webhook sweep failed', err: String(error) });
+    }
+  }
+}

@@ -1,0 +1,365 @@
+import { Injectable } from '@nestjs/common';
+import { DataSource, type EntityManager } from 'typeorm';
+import { pageOf, sql } from '../../database/sql';
+
+export interface EndpointRow {
+  id: string;
+  organization_id: string;
+  url: string;
+  description: string | null;
+  events: string[];
+  is_active: boolean;
+  secret_prefix: string;
+  disabled_at: Date | null;
+  disabled_reason: string | null;
+  created_at: Date;
+  updated_at: Date;
+}
+
+export interface DeliveryRow {
+  id: string;
+  endpoint_id: string;
+  event: string;
+  status: 'pending' | 'succeeded' | 'failed';
+  attempts: number;
+  next_attempt_at: Date | null;
+  last_status_code: number | null;
+  created_at: Date;
+  completed_at: Date | null;
+}
+
+export interface AttemptRow {
+  delivery_id: string;
+  attempt: number;
+  started_at: Date;
+  duration_ms: number;
+  status_code: number | null;
+  response_excerpt: string | null;
+  error: string | null;
+}
+
+/** What sending one attempt needs. */
+export interface SendableRow {
+  id: string;
+  organization_id: string;
+  endpoint_id: string;
+  event: string;
+  body: string;
+  status: DeliveryRow['status'];
+  attempts: number;
+  url: string;
+  secret_sealed: string;
+  is_active: boolean;
+  failing_since: Date | null;
+}
+
+const ENDPOINT =
+  'id, organization_id, url, description, events, is_active, secret_prefix, disabled_at, disabled_reason, created_at, updated_at';
+const DELIVERY =
+  'id, endpoint_id, event, status, attempts, next_attempt_at, last_status_code, created_at, completed_at';
+
+@Injectable()
+export class WebhooksRepository {
+  constructor(private readonly dataSource: DataSource) {}
+
+  async insertEndpoint(
+    organizationId: string,
+    endpoint: {
+      url: string;
+      description: string | null;
+      events: string[];
+      isActive: boolean;
+      secretSealed: string;
+      secretPrefix: string;
+      createdBy: string;
+    },
+  ): Promise<EndpointRow> {
+    const rows = await sql<EndpointRow>(
+      this.dataSource,
+      `INSERT INTO webhook_endpoints (organization_id, url, description, events, is_active,
+         secret_sealed, secret_prefix, created_by_user_id)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING ${ENDPOINT}`,
+      [
+        organizationId,
+        endpoint.url,
+        endpoint.description,
+        endpoint.events,
+        endpoint.isActive,
+        endpoint.secretSealed,
+        endpoint.secretPrefix,
+        endpoint.createdBy,
+      ],
+    );
+    return rows[0];
+  }
+
+  pageEndpoints(organizationId: string, page: { perPage: number; offset: number }) {
+    return pageOf<EndpointRow>(
+      this.dataSource,
+      {
+        columns: ENDPOINT,
+        from: 'webhook_endpoints',
+        where: 'organization_id = $1',
+        parameters: [organizationId],
+        orderBy: 'id DESC',
+      },
+      page,
+    );
+  }
+
+  async findEndpoint(organizationId: string, endpointId: string): Promise<EndpointRow | undefined> {
+    const rows = await sql<EndpointRow>(
+      this.dataSource,
+      `SELECT ${ENDPOINT} FROM webhook_endpoints WHERE organization_id = $1 AND id = $2`,
+      [organizationId, endpointId],
+    );
+    return rows[0];
+  }
+
+  /** Changes what was given; re-activating clears a disabled endpoint's reason and failure streak. */
+  async updateEndpoint(
+    organizationId: string,
+    endpointId: string,
+    changes: { url?: string; description?: string | null; events?: string[]; isActive?: boolean },
+  ): Promise<EndpointRow | undefined> {
+    const rows = await sql<EndpointRow>(
+      this.dataSource,
+      `UPDATE webhook_endpoints SET
+         url = COALESCE($3, url),
+         description = CASE WHEN $4::boolean THEN $5 ELSE description END,
+         events = COALESCE($6, events),
+         is_active = COALESCE($7, is_active),
+         disabled_at = CASE WHEN $7 THEN NULL ELSE disabled_at END,
+         disabled_reason = CASE WHEN $7 THEN NULL ELSE disabled_reason END,
+         failing_since = CASE WHEN $7 THEN NULL ELSE failing_since END,
+         updated_at = now()
+       WHERE organization_id = $1 AND id = $2 RETURNING ${ENDPOINT}`,
+      [
+        organizationId,
+        endpointId,
+        changes.url ?? null,
+        changes.description !== undefined,
+        changes.description ?? null,
+        changes.events ?? null,
+        changes.isActive ?? null,
+      ],
+    );
+    return rows[0];
+  }
+
+  async deleteEndpoint(organizationId: string, endpointId: string): Promise<boolean> {
+    const rows = await sql(
+      this.dataSource,
+      `DELETE FROM webhook_endpoints WHERE organization_id = $1 AND id = $2 RETURNING id`,
+      [organizationId, endpointId],
+    );
+    return rows.length > 0;
+  }
+
+  /** Active endpoints of the organization subscribed to `event`. */
+  subscribed(organizationId: string, event: string): Promise<{ id: string }[]> {
+    return sql<{ id: string }>(
+      this.dataSource,
+      `SELECT id FROM webhook_endpoints WHERE organization_id = $1 AND is_active AND $2 = ANY (events)`,
+      [organizationId, event],
+    );
+  }
+
+  /** One delivery per endpoint and outbox event; a second insert for the same pair is a no-op. */
+  async insertDelivery(
+    manager: EntityManager | DataSource,
+    organizationId: string,
+    delivery: {
+      id: string;
+      endpointId: string;
+      outboxId: string | null;
+      event: string;
+      body: string;
+      eventCreatedAt: string;
+    },
+  ): Promise<void> {
+    await sql(
+      manager,
+      `INSERT INTO webhook_deliveries (id, organization_id, endpoint_id, outbox_id, event, body,
+         event_created_at, next_attempt_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, now())
+       ON CONFLICT (endpoint_id, outbox_id) DO NOTHING`,
+      [
+        delivery.id,
+        organizationId,
+        delivery.endpointId,
+        delivery.outboxId,
+        delivery.event,
+        delivery.body,
+        delivery.eventCreatedAt,
+      ],
+    );
+  }
+
+  /** Deliveries of an outbox event that no attempt has touched yet. */
+  unsent(outboxId: string): Promise<{ id: string }[]> {
+    return sql<{ id: string }>(
+      this.dataSource,
+      `SELECT id FROM webhook_deliveries WHERE outbox_id = $1 AND status = 'pending' AND attempts = 0`,
+      [outboxId],
+    );
+  }
+
+  /** Pending deliveries whose attempt is overdue (their job was lost): the sweeper re-queues them. */
+  overdue(olderThanMs: number, limit: number): Promise<{ id: string; attempts: number }[]> {
+    return sql<{ id: string; attempts: number }>(
+      this.dataSource,
+      `SELECT id, attempts FROM webhook_deliveries
+       WHERE status = 'pending' AND next_attempt_at < now() - $1 * interval '1 millisecond'
+       ORDER BY next_attempt_at LIMIT $2`,
+      [olderThanMs, limit],
+    );
+  }
+
+  async sendable(deliveryId: string): Promise<SendableRow | undefined> {
+    const rows = await sql<SendableRow>(
+      this.dataSource,
+      `SELECT d.id, d.organization_id, d.endpoint_id, d.event, d.body, d.status, d.attempts,
+         e.url, e.secret_sealed, e.is_active, e.failing_since
+       FROM webhook_deliveries d JOIN webhook_endpoints e ON e.id = d.endpoint_id
+       WHERE d.id = $1`,
+      [deliveryId],
+    );
+    return rows[0];
+  }
+
+  async recordAttempt(manager: EntityManager, attempt: AttemptRow): Promise<void> {
+    await sql(
+      manager,
+      `INSERT INTO webhook_attempts (delivery_id, attempt, started_at, duration_ms, status_code,
+         response_excerpt, error)
+       VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (delivery_id, attempt) DO NOTHING`,
+      [
+        attempt.delivery_id,
+        attempt.attempt,
+        attempt.started_at,
+        attempt.duration_ms,
+        attempt.status_code,
+        attempt.response_excerpt,
+        attempt.error,
+      ],
+    );
+  }
+
+  async settleDelivery(
+    manager: EntityManager,
+    deliveryId: string,
+    outcome: {
+      attempts: number;
+      status: DeliveryRow['status'];
+      statusCode: number | null;
+      nextAttemptAt: Date | null;
+    },
+  ): Promise<void> {
+    await sql(
+      manager,
+      `UPDATE webhook_deliveries SET attempts = $2, status = $3, last_status_code = $4,
+         next_attempt_at = $5, completed_at = CASE WHEN $3 = 'pending' THEN NULL ELSE now() END
+       WHERE id = $1`,
+      [deliveryId, outcome.attempts, outcome.status, outcome.statusCode, outcome.nextAttemptAt],
+    );
+  }
+
+  /** After an attempt: a success ends the endpoint's failure streak, a failure starts one. */
+  async endpointOutcome(
+    manager: EntityManager,
+    endpointId: string,
+    succeeded: boolean,
+  ): Promise<{ failing_since: Date | null }> {
+    const rows = await sql<{ failing_since: Date | null }>(
+      manager,
+      `UPDATE webhook_endpoints SET failing_since =
+         CASE WHEN $2 THEN NULL ELSE COALESCE(failing_since, now()) END
+       WHERE id = $1 RETURNING failing_since`,
+      [endpointId, succeeded],
+    );
+    return rows[0] ?? { failing_since: null };
+  }
+
+  async disableEndpoint(
+    manager: EntityManager,
+    endpointId: string,
+    reason: 'gone' | 'failing',
+  ): Promise<void> {
+    await sql(
+      manager,
+      `UPDATE webhook_endpoints SET is_active = false, disabled_at = now(), disabled_reason = $2,
+         updated_at = now() WHERE id = $1`,
+      [endpointId, reason],
+    );
+  }
+
+  pageDeliveries(
+    organizationId: string,
+    endpointId: string,
+    page: { perPage: number; offset: number },
+  ) {
+    return pageOf<DeliveryRow>(
+      this.dataSource,
+      {
+        columns: DELIVERY,
+        from: 'webhook_deliveries',
+        where: 'organization_id = $1 AND endpoint_id = $2',
+        parameters: [organizationId, endpointId],
+        orderBy: 'created_at DESC, id',
+      },
+      page,
+    );
+  }
+
+  attemptsOf(deliveryIds: string[]): Promise<AttemptRow[]> {
+    return sql<AttemptRow>(
+      this.dataSource,
+      `SELECT delivery_id, attempt, started_at, duration_ms, status_code, response_excerpt, error
+       FROM webhook_attempts WHERE delivery_id = ANY ($1::uuid[]) ORDER BY delivery_id, attempt`,
+      [deliveryIds],
+    );
+  }
+
+  async findDelivery(
+    organizationId: string,
+    endpointId: string,
+    deliveryId: string,
+  ): Promise<DeliveryRow | undefined> {
+    const rows = await sql<DeliveryRow>(
+      this.dataSource,
+      `SELECT ${DELIVERY} FROM webhook_deliveries
+       WHERE organization_id = $1 AND endpoint_id = $2 AND id = $3`,
+      [organizationId, endpointId, deliveryId],
+    );
+    return rows[0];
+  }
+
+  /** A manual redelivery: pending again, due now; its attempts keep counting. */
+  async reopen(organizationId: string, deliveryId: string): Promise<number> {
+    const rows = await sql<{ attempts: number }>(
+      this.dataSource,
+      `UPDATE webhook_deliveries SET status = 'pending', next_attempt_at = now(), completed_at = NULL
+       WHERE organization_id = $1 AND id = $2 RETURNING attempts`,
+      [organizationId, deliveryId],
+    );
+    return rows[0].attempts;
+  }
+
+  /**
+   * Takes attempt `attempts + 1` of a due, pending delivery for `leaseMs`: the claim pushes
+   * `next_attempt_at` past the attempt's deadline, so a duplicate job finds nothing to do and the
+   * sweeper only re-queues the delivery if this process dies mid-attempt.
+   */
+  async claim(deliveryId: string, attempts: number, leaseMs: number): Promise<boolean> {
+    const rows = await sql(
+      this.dataSource,
+      `UPDATE webhook_deliveries SET next_attempt_at = now() + $3 * interval '1 millisecond'
+       WHERE id = $1 AND status = 'pending' AND attempts = $2
+         AND (next_attempt_at IS NULL OR next_attempt_at <= now() + interval '5 seconds')
+       RETURNING id`,
+      [deliveryId, attempts, leaseMs],
+    );
+    return rows.length > 0;
+  }
+}
