@@ -127,7 +127,7 @@ async function startNodeServer(name, script, env, port, readyPath) {
 export const RATE_LIMIT_PER_MINUTE = 100_000_000;
 
 /** The compiled service, as `npm run start:prod` runs it, against `databaseUrl`. */
-export async function startService(databaseUrl, publicUrl, port) {
+export async function startService(databaseUrl, publicUrl, port, extraEnv = {}) {
   return startNodeServer(
     'service',
     path.join(ROOT, 'dist', 'src', 'main.js'),
@@ -138,6 +138,7 @@ export async function startService(databaseUrl, publicUrl, port) {
       PUBLIC_URL: publicUrl,
       LOG_LEVEL: 'warn',
       RATE_LIMIT_PER_MINUTE: String(RATE_LIMIT_PER_MINUTE),
+      ...extraEnv,
     },
     port,
     '/health/ready',

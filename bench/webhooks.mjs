@@ -1,0 +1,203 @@
+// npm run bench:webhooks — webhook deliveries per second to a local receiver and the delay from
+// the commit of an event to the arrival of its delivery, beside a raw baseline: a plain
+// node:http client POSTing the same number of bodies to the same receiver.
+// BENCH_WEBHOOK_EVENTS (2000) tickets are created through the public API (each commits one
+// `ticket.created`), BENCH_WEBHOOK_ENDPOINTS (4) endpoints subscribe to it; BENCH_SKIP_BUILD=1
+// skips the build.
+import http from 'node:http';
+import autocannon from 'autocannon';
+import { log, table, withCleanup, writeResults } from './lib/report.mjs';
+import * as stack from './lib/stack.mjs';
+
+const EVENTS = Number(process.env.BENCH_WEBHOOK_EVENTS ?? 2000);
+const ENDPOINTS = Number(process.env.BENCH_WEBHOOK_ENDPOINTS ?? 4);
+const BASELINE_CONCURRENCY = 32;
+
+const started = Date.now();
+const machine = stack.machine();
+if (process.env.BENCH_SKIP_BUILD !== '1') stack.build();
+
+/** A receiver answering 204 at once and recording when each delivery arrived. */
+async function startReceiver() {
+  const arrivals = [];
+  const server = http.createServer((request, response) => {
+    const chunks = [];
+    request.on('data', (chunk) => chunks.push(chunk));
+    request.on('end', () => {
+      arrivals.push({ at: Date.now(), body: Buffer.concat(chunks).toString('utf8') });
+      response.writeHead(204).end();
+    });
+  });
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${server.address().port}`,
+    arrivals,
+    close: () => new Promise((resolve) => server.close(resolve)),
+  };
+}
+
+const percentile = (sorted, p) =>
+  sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+
+function summary(arrivals, firstSent) {
+  const times = arrivals.map((a) => a.at).sort((a, b) => a - b);
+  const seconds = (times.at(-1) - firstSent) / 1000;
+  return {
+    deliveries: arrivals.length,
+    seconds,
+    per_second: Math.round(arrivals.length / seconds),
+  };
+}
+
+async function baselineRun(receiverUrl, count, body) {
+  const agent = new http.Agent({ keepAlive: true, maxSockets: BASELINE_CONCURRENCY });
+  const first = Date.now();
+  let next = 0;
+  const worker = async () => {
+    while (next < count) {
+      next += 1;
+      await new Promise((resolve, reject) => {
+        const request = http.request(receiverUrl, {
+          method: 'POST',
+          agent,
+          headers: {
+            'content-type': 'application/json',
+            'content-length': Buffer.byteLength(body),
+          },
+        });
+        request.on('response', (response) => response.resume().on('end', resolve));
+        request.on('error', reject);
+        request.end(body);
+      });
+    }
+  };
+  await Promise.all(Array.from({ length: BASELINE_CONCURRENCY }, worker));
+  agent.destroy();
+  return first;
+}
+
+const result = await withCleanup(async (track) => {
+  const db = await stack.startDatabase();
+  track(() => db.stop());
+  const url = await stack.createDatabase(db.adminUrl, 'bench_webhooks');
+  const org = stack.createOrganization(url);
+  const port = await stack.freePort();
+  const service = await stack.startService(url, `http://127.0.0.1:${port}`, port, {
+    WEBHOOK_ALLOW_INSECURE: 'true',
+  });
+  track(() => service.stop());
+  const receiver = await startReceiver();
+  track(() => receiver.close());
+
+  const login = await fetch(`${service.url}/api/agent/auth/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ email: org.owner.email, password: org.owner.password }),
+  }).then((r) => r.json());
+  if (!login.token) throw new Error(`login failed: ${JSON.stringify(login)}`);
+  for (let i = 0; i < ENDPOINTS; i += 1) {
+    const created = await fetch(`${service.url}/api/agent/webhooks`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${login.token}` },
+      body: JSON.stringify({ url: `${receiver.url}/endpoint-${i}`, events: ['ticket.created'] }),
+    });
+    if (created.status !== 201) throw new Error(`endpoint not created: ${await created.text()}`);
+  }
+
+  log(`creating ${EVENTS} tickets (${EVENTS * ENDPOINTS} deliveries)`);
+  const firstSent = Date.now();
+  const load = await new Promise((resolve, reject) =>
+    autocannon(
+      {
+        url: `${service.url}/api/v1/tickets`,
+        method: 'POST',
+        connections: 10,
+        amount: EVENTS,
+        headers: { authorization: `Bearer ${org.api_key}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ subject: 'Invoice missing', description: 'Bench ticket' }),
+      },
+      (error, value) => (error ? reject(error) : resolve(value)),
+    ),
+  );
+  if (load.non2xx > 0) throw new Error(`${load.non2xx} ticket creations failed`);
+  const expected = EVENTS * ENDPOINTS;
+  const deadline = Date.now() + 300_000;
+  while (receiver.arrivals.length < expected && Date.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  const service_ = summary(receiver.arrivals, firstSent);
+  const delays = receiver.arrivals
+    .map((a) => a.at - Date.parse(JSON.parse(a.body).created_at))
+    .sort((a, b) => a - b);
+  const rss = stack.rssMiB(service.pid);
+
+  const body = receiver.arrivals[0]?.body ?? '{}';
+  receiver.arrivals.length = 0;
+  const baselineFirst = await baselineRun(`${receiver.url}/baseline`, expected, body);
+  const baseline = summary(receiver.arrivals, baselineFirst);
+  return {
+    creations_per_second: Math.round(load.requests.total / load.duration),
+    service: service_,
+    baseline,
+    delay_ms: {
+      p50: percentile(delays, 50),
+      p90: percentile(delays, 90),
+      p99: percentile(delays, 99),
+      max: delays.at(-1),
+    },
+    missing: expected - service_.deliveries,
+    rss_after_mib: rss,
+  };
+});
+
+const ratio = Math.round((result.service.per_second / result.baseline.per_second) * 100) / 100;
+const markdown = [
+  `## bench:webhooks — ${new Date(started).toISOString()}`,
+  '',
+  `- ${EVENTS} tickets created through \`POST /api/v1/tickets\` (autocannon, 10 connections; ${result.creations_per_second} creations/s), ${ENDPOINTS} endpoints subscribed to \`ticket.created\`: ${EVENTS * ENDPOINTS} deliveries to one local receiver answering 204.`,
+  `- Service: embedded PostgreSQL, BullMQ on PostgreSQL (no REDIS_URL), WEBHOOK_ALLOW_INSECURE=true (the receiver is on 127.0.0.1), rate limit ${stack.RATE_LIMIT_PER_MINUTE}/min. The clock starts with the first creation request, so the rate includes the outbox relay and queue.`,
+  `- Baseline: a node:http client POSTing the same body ${EVENTS * ENDPOINTS} times to the same receiver, ${BASELINE_CONCURRENCY} at a time, keep-alive.`,
+  `- Machine: ${machine.cpus} × ${machine.cpu_model}, ${machine.memory_gib} GiB, Node ${machine.node}.`,
+  '',
+  table(
+    ['', 'deliveries', 'seconds', 'deliveries/s', 'vs baseline'],
+    [
+      [
+        'service',
+        result.service.deliveries,
+        result.service.seconds,
+        result.service.per_second,
+        ratio,
+      ],
+      [
+        'baseline',
+        result.baseline.deliveries,
+        result.baseline.seconds,
+        result.baseline.per_second,
+        1,
+      ],
+    ],
+  ),
+  '',
+  table(
+    ['delay commit → arrival', 'p50 ms', 'p90 ms', 'p99 ms', 'max ms'],
+    [
+      [
+        'service',
+        result.delay_ms.p50,
+        result.delay_ms.p90,
+        result.delay_ms.p99,
+        result.delay_ms.max,
+      ],
+    ],
+  ),
+  '',
+  `- Deliveries missing at the end: ${result.missing}. Service RSS after the run: ${result.rss_after_mib} MiB.`,
+  `- Total run time: ${Math.round((Date.now() - started) / 1000)} s.`,
+].join('\n');
+writeResults(
+  'webhooks',
+  { machine, events: EVENTS, endpoints: ENDPOINTS, ...result, ratio },
+  markdown,
+);
+if (result.missing > 0) process.exitCode = 1;
