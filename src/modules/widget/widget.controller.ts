@@ -6,11 +6,14 @@ import { ResponseMessage } from '../../common/http/response-message.decorator';
 import { ApiErrors } from '../../common/openapi/api-errors.decorator';
 import { messagePush } from '../conversations/chat-pushes';
 import { VisitorChatService } from '../conversations/visitor-chat.service';
+import { TicketsService } from '../tickets/tickets.service';
 import {
   ChatMessageListDto,
   ConversationEndedResponseDto,
+  toWidgetTicket,
   ReviewResponseDto,
   VisitorProfileResponseDto,
+  WidgetCreateTicketDto,
   WidgetInitDto,
   WidgetInitResponseDto,
   WidgetMessageCreatedResponseDto,
@@ -18,6 +21,7 @@ import {
   WidgetProfileDto,
   WidgetReviewDto,
   WidgetSendMessageDto,
+  WidgetTicketResponseDto,
   WidgetVisitorBodyDto,
 } from './widget.dto';
 import { WidgetService } from './widget.service';
@@ -28,6 +32,7 @@ export class WidgetController {
   constructor(
     private readonly widget: WidgetService,
     private readonly chat: VisitorChatService,
+    private readonly tickets: TicketsService,
   ) {}
 
   @Post('init')
@@ -129,5 +134,27 @@ export class WidgetController {
         comment: review.comment,
       },
     };
+  }
+
+  @Post('tickets')
+  @Widget({ visitor: true })
+  @ResponseMessage('Ticket created.')
+  @ApiOperation({
+    summary: 'Raise a ticket from the widget (source widget, priority normal); needs ticketing',
+    description:
+      "Filed under the widget's site and linked to the visitor; `name` and `email` default to the visitor's. Emits `ticket.created`.",
+  })
+  @ApiCreatedResponse({ type: WidgetTicketResponseDto })
+  @ApiErrors(422)
+  async ticket(@CurrentVisitor() visitor: VisitorPrincipal, @Body() body: WidgetCreateTicketDto) {
+    const ticket = await this.tickets.createFromWidget(visitor.organizationId, {
+      siteId: visitor.siteId,
+      visitorId: visitor.visitorId,
+      subject: body.subject,
+      description: body.description,
+      customerName: body.name || undefined,
+      customerEmail: body.email ?? undefined,
+    });
+    return { data: toWidgetTicket(ticket) };
   }
 }

@@ -1,4 +1,4 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional, IntersectionType, PickType } from '@nestjs/swagger';
 import {
   IsEmail,
   IsIn,
@@ -16,6 +16,8 @@ import { QueryInt } from '../../common/http/pagination';
 import { EnvelopeDto } from '../../common/openapi/envelope.dto';
 import { ChatMessageDto } from '../messages/messages.dto';
 import { WidgetConfigDto } from '../sites/widget-config';
+import { CreateTicketDto, TicketListItemDto, toTicketListItem } from '../tickets/tickets.dto';
+import type { TicketRow } from '../tickets/tickets.repository';
 
 export const PLATFORMS = ['android', 'ios', 'react-native', 'flutter', 'capacitor', 'cordova'];
 
@@ -280,3 +282,52 @@ export class ReviewDto {
 export class ReviewResponseDto extends EnvelopeDto {
   @ApiProperty({ type: ReviewDto }) data!: ReviewDto;
 }
+
+/**
+ * A ticket the visitor raises from the widget. There is no priority: a visitor would mark every
+ * request urgent, so agents triage (the ticket starts `normal`).
+ */
+export class WidgetCreateTicketDto extends IntersectionType(
+  WidgetVisitorBodyDto,
+  PickType(CreateTicketDto, ['subject', 'description']),
+) {
+  @ApiPropertyOptional({
+    maxLength: 255,
+    example: 'Ada Lovelace',
+    description: "Who to answer; default the visitor's name",
+  })
+  @IsOptional()
+  @IsString()
+  @MaxLength(255)
+  name?: string;
+
+  @ApiPropertyOptional({
+    maxLength: 255,
+    example: 'ada@example.com',
+    description: "Where to answer; default the visitor's email",
+  })
+  @IsOptional()
+  @IsEmail()
+  @MaxLength(255)
+  email?: string;
+}
+
+/** A ticket as the visitor who raised it sees it: no assignee, no internal fields. */
+export class WidgetTicketDto extends TicketListItemDto {
+  @ApiProperty() description!: string;
+  @ApiProperty() visitor_id!: number;
+  @ApiProperty({ type: String, nullable: true }) customer_name!: string | null;
+  @ApiProperty({ type: String, nullable: true }) customer_email!: string | null;
+}
+
+export class WidgetTicketResponseDto extends EnvelopeDto {
+  @ApiProperty({ type: WidgetTicketDto }) data!: WidgetTicketDto;
+}
+
+export const toWidgetTicket = (ticket: TicketRow): WidgetTicketDto => ({
+  ...toTicketListItem(ticket),
+  description: ticket.description,
+  visitor_id: Number(ticket.visitor_id),
+  customer_name: ticket.customer_name,
+  customer_email: ticket.customer_email,
+});

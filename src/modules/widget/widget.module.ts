@@ -1,13 +1,14 @@
 import { Module } from '@nestjs/common';
 import { AuthModule } from '../auth/auth.module';
 import { SitesModule } from '../sites/sites.module';
+import { TicketsModule } from '../tickets/tickets.module';
 import { VisitorsModule } from '../visitors/visitors.module';
 import { WidgetController } from './widget.controller';
 import { WidgetService } from './widget.service';
 
 // ConversationsModule is global (registered once, with or without its worker).
 @Module({
-  imports: [AuthModule, SitesModule, VisitorsModule],
+  imports: [AuthModule, SitesModule, TicketsModule, VisitorsModule],
   controllers: [WidgetController],
   providers: [WidgetService],
 })
