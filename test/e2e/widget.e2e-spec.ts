@@ -156,6 +156,18 @@ describe('widget API', () => {
       await say(session, 'From the shop').set('Origin', 'https://shop.example').expect(201);
     });
 
+    it('honours a port named in an entry', async () => {
+      const local = await registerOrganization(app.url, 'Local dev');
+      await patchSite(local, { allowed_domains: ['localhost:3000'] });
+      const from = (origin: string) =>
+        request(app.url)
+          .post('/api/widget/init')
+          .set('Origin', origin)
+          .send({ widget_key: local.site.widget_key });
+      await from('http://localhost:3000').expect(200);
+      await from('http://localhost:3001').expect(403);
+    });
+
     it('accepts any origin on a site that lists no host', async () => {
       const open = await registerOrganization(app.url, 'Open');
       await request(app.url)
@@ -479,6 +491,10 @@ describe('widget API', () => {
         .set(bearer(session))
         .send({ subject: 'Late', description: 'Too late' })
         .expect(402);
+      // The socket is held to the same subscription as HTTP.
+      await expect(connect(direct, '/widget', session.session_token)).rejects.toThrow(
+        'Unauthenticated.',
+      );
     });
 
     it('refuses forged, malformed and expired session tokens with 401', async () => {
@@ -505,6 +521,19 @@ describe('widget API', () => {
         });
       }
       await expect(connect(direct, '/widget', expired)).rejects.toThrow('Unauthenticated.');
+
+      // init and config go by the widget key alone: a widget holding a lapsed token refreshes it.
+      const renewed = await request(app.url)
+        .post('/api/widget/init')
+        .set('Authorization', `Bearer ${expired}`)
+        .send({ widget_key: org.site.widget_key, visitor_uid: session.visitor_uid })
+        .expect(200);
+      expect(renewed.body.visitor_uid).toBe(session.visitor_uid);
+      await request(app.url)
+        .get('/api/widget/config')
+        .set('Authorization', `Bearer ${forged}`)
+        .query({ widget_key: org.site.widget_key })
+        .expect(200);
     });
 
     it('checks message bodies: at most 5000 characters, not empty, a string', async () => {

@@ -95,7 +95,9 @@ export class AuthGuard implements CanActivate {
     request: AuthenticatedRequest,
     needsVisitor: boolean,
   ): Promise<WidgetPrincipal> {
-    const token = bearer(request);
+    // Only visitor routes take a session token; `init` and `config` go by the widget key alone, so
+    // a widget holding a lapsed token can still open a new session.
+    const token = needsVisitor ? bearer(request) : undefined;
     let visitorId: string | undefined;
     let site: SiteRow | undefined;
     if (token) {

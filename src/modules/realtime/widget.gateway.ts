@@ -12,6 +12,7 @@ import { WidgetSessionService } from '../auth/widget-session.service';
 import { messagePush } from '../conversations/chat-pushes';
 import { VisitorChatService } from '../conversations/visitor-chat.service';
 import { originAllowed } from '../sites/allowed-origins';
+import { OrganizationsService } from '../organizations/organizations.service';
 import { SitesService } from '../sites/sites.service';
 import { rooms, RealtimeService } from './realtime.service';
 import { answer, booleanField, handshakeToken, idField, textField } from './socket-answers';
@@ -28,6 +29,7 @@ export class WidgetGateway implements OnGatewayInit {
   constructor(
     private readonly sessions: WidgetSessionService,
     private readonly sites: SitesService,
+    private readonly organizations: OrganizationsService,
     private readonly chat: VisitorChatService,
     private readonly realtime: RealtimeService,
   ) {}
@@ -51,6 +53,9 @@ export class WidgetGateway implements OnGatewayInit {
     if (!session) throw new Error('no valid session token');
     const site = await this.sites.findActive(session.siteId);
     if (!site) throw new Error('site inactive');
+    this.organizations.requireActiveSubscription(
+      await this.organizations.get(site.organization_id),
+    );
     const origin = socket.handshake.headers.origin;
     if (typeof origin === 'string' && !originAllowed(site.allowed_domains, origin)) {
       throw new Error('origin not allowed');

@@ -18,6 +18,16 @@ describe('allowed origins', () => {
     expect(originAllowed(domains, 'null')).toBe(false);
   });
 
+  it('honours a port when the entry names one', () => {
+    const domains = ['localhost:3000', '*.example.net:8443', 'shop.example:443'];
+    expect(originAllowed(domains, 'http://localhost:3000')).toBe(true);
+    expect(originAllowed(domains, 'http://localhost:3001')).toBe(false);
+    expect(originAllowed(domains, 'https://a.example.net:8443')).toBe(true);
+    expect(originAllowed(domains, 'https://a.example.net')).toBe(false);
+    expect(originAllowed(domains, 'https://shop.example')).toBe(true);
+    expect(originAllowed(domains, 'http://shop.example')).toBe(false);
+  });
+
   it('lets only listed apps in', () => {
     const domains = ['shop.example', 'app:com.example.shop'];
     expect(appAllowed(domains, 'com.example.shop')).toBe(true);

@@ -13,18 +13,24 @@ const APP = 'app:';
 export function originAllowed(allowedDomains: string[], origin: string): boolean {
   const hosts = allowedDomains.filter((entry) => !entry.startsWith(APP));
   if (hosts.length === 0) return true;
-  let host: string;
+  let url: URL;
   try {
-    host = new URL(origin).hostname.toLowerCase();
+    url = new URL(origin);
   } catch {
     return false;
   }
+  const host = url.hostname.toLowerCase();
+  const port = url.port || DEFAULT_PORTS[url.protocol] || '';
   return hosts.some((entry) => {
-    const pattern = entry.toLowerCase();
+    // An entry may name a port (`localhost:3000`); without one, any port of the host matches.
+    const [pattern, entryPort] = entry.toLowerCase().split(':');
+    if (entryPort !== undefined && entryPort !== port) return false;
     if (pattern.startsWith('*.')) return host.endsWith(pattern.slice(1));
     return host === pattern;
   });
 }
+
+const DEFAULT_PORTS: Record<string, string> = { 'http:': '80', 'https:': '443' };
 
 /** Whether a mobile app may open widget sessions: only apps listed as `app:<app id>`. */
 export function appAllowed(allowedDomains: string[], appId: string): boolean {

@@ -89,7 +89,8 @@ export class WebhookEndpointDto {
     type: String,
     nullable: true,
     example: 'gone',
-    description: 'null while enabled; `gone`: the endpoint answered 410; `failing`: every attempt failed for 5 days',
+    description:
+      'null while enabled; `gone`: the endpoint answered 410; `failing`: every attempt failed for 5 days',
   })
   disabled_reason!: string | null;
   @ApiProperty({ format: 'date-time' }) created_at!: string;
