@@ -10,6 +10,7 @@ import type { Environment } from './config/environment';
 import { dataSourceOptions } from './database/data-source-options';
 import { DATABASE_RUNTIME, type DatabaseRuntime } from './database/database-runtime';
 import { RateLimitModule } from './common/rate-limit/rate-limit.module';
+import { AppointmentsModule } from './modules/appointments/appointments.module';
 import { AuthModule } from './modules/auth/auth.module';
 import { ConversationsModule } from './modules/conversations/conversations.module';
 import { DocsModule } from './modules/docs/docs.module';
@@ -53,6 +54,7 @@ export class AppModule {
         WidgetModule,
         GatewaysModule,
         TicketsModule,
+        AppointmentsModule,
         IdempotencyModule,
         CryptoModule,
         WebhooksModule.forRoot({ workers }),

@@ -1,0 +1,263 @@
+import { Injectable } from '@nestjs/common';
+import { DataSource, type EntityManager } from 'typeorm';
+import { pageOf, sql, type SqlExecutor } from '../../database/sql';
+import type { BlockedRange } from './availability';
+import type { WorkingHours } from './working-hours';
+
+export const APPOINTMENT_STATUSES = ['pending', 'confirmed', 'cancelled', 'completed'] as const;
+export type AppointmentStatus = (typeof APPOINTMENT_STATUSES)[number];
+
+/** A site of the organization and the time zone its appointments are read in. */
+export interface AppointmentSite {
+  id: string;
+  timezone: string;
+}
+
+export interface SettingsRow {
+  enabled: boolean;
+  duration_minutes: number;
+  buffer_minutes: number;
+  slot_interval_minutes: number;
+  advance_days: number;
+  min_notice_hours: number;
+  working_hours: Partial<WorkingHours>;
+}
+
+/** The settings columns a change may set; a field left undefined keeps its value. */
+export type SettingsChanges = Partial<SettingsRow>;
+
+export interface AppointmentRow {
+  id: string;
+  site_id: string;
+  visitor_id: string | null;
+  conversation_id: string | null;
+  scheduled_at: Date;
+  ends_at: Date;
+  status: AppointmentStatus;
+  visitor_name: string | null;
+  visitor_email: string | null;
+  visitor_phone: string | null;
+  button_label: string | null;
+  bot_template_id: string | null;
+  notes: string | null;
+  created_at: Date;
+  updated_at: Date;
+}
+
+export interface NewAppointment {
+  siteId: string;
+  visitorId: string;
+  conversationId: string | null;
+  scheduledAt: Date;
+  endsAt: Date;
+  blockedUntil: Date;
+  visitorName: string | null;
+  visitorEmail: string | null;
+  visitorPhone: string | null;
+  buttonLabel: string | null;
+  botTemplateId: number | null;
+}
+
+export interface AppointmentFilter {
+  status?: AppointmentStatus;
+  /** Appointments starting at or after this instant. */
+  from?: Date;
+  /** Appointments starting before this instant. */
+  before?: Date;
+}
+
+const SETTINGS_COLUMNS =
+  'enabled, duration_minutes, buffer_minutes, slot_interval_minutes, advance_days, min_notice_hours, working_hours';
+const COLUMNS = `id, site_id, visitor_id, conversation_id, scheduled_at, ends_at, status, visitor_name,
+  visitor_email, visitor_phone, button_label, bot_template_id, notes, created_at, updated_at`;
+
+/** PostgreSQL's answer when an exclusion constraint (here: no overlapping bookings) refuses a row. */
+const EXCLUSION_VIOLATION = '23P01';
+
+export const isOverlapRefused = (error: unknown): boolean =>
+  (error as { code?: string } | null)?.code === EXCLUSION_VIOLATION;
+
+@Injectable()
+export class AppointmentsRepository {
+  constructor(private readonly dataSource: DataSource) {}
+
+  /** `siteId` when it is a site of the organization; without it, the first site (lowest id). */
+  async site(organizationId: string, siteId?: string): Promise<AppointmentSite | undefined> {
+    const rows = await sql<AppointmentSite>(
+      this.dataSource,
+      `SELECT id, timezone FROM sites WHERE organization_id = $1 AND ($2::bigint IS NULL OR id = $2)
+       ORDER BY id LIMIT 1`,
+      [organizationId, siteId ?? null],
+    );
+    return rows[0];
+  }
+
+  /**
+   * The site's settings, made with the schema's defaults on first use (sites are created
+   * elsewhere, so their settings row comes when appointments first need it). With a manager the
+   * row stays locked until the transaction ends.
+   */
+  async settings(
+    organizationId: string,
+    siteId: string,
+    manager?: EntityManager,
+  ): Promise<SettingsRow> {
+    const executor: SqlExecutor = manager ?? this.dataSource;
+    const read = () =>
+      sql<SettingsRow>(
+        executor,
+        `SELECT ${SETTINGS_COLUMNS} FROM appointment_settings
+         WHERE organization_id = $1 AND site_id = $2 ${manager ? 'FOR UPDATE' : ''}`,
+        [organizationId, siteId],
+      );
+    const [found] = await read();
+    if (found) return found;
+    await sql(
+      executor,
+      `INSERT INTO appointment_settings (organization_id, site_id) VALUES ($1, $2)
+       ON CONFLICT (site_id) DO NOTHING`,
+      [organizationId, siteId],
+    );
+    const [made] = await read();
+    return made;
+  }
+
+  async updateSettings(
+    manager: EntityManager,
+    organizationId: string,
+    siteId: string,
+    changes: SettingsChanges,
+  ): Promise<SettingsRow> {
+    const parameters: unknown[] = [organizationId, siteId];
+    const assignments = ['updated_at = now()'];
+    for (const [column, value] of Object.entries(changes)) {
+      if (value === undefined) continue;
+      parameters.push(column === 'working_hours' ? JSON.stringify(value) : value);
+      assignments.push(`${column} = $${parameters.length}`);
+    }
+    const rows = await sql<SettingsRow>(
+      manager,
+      `UPDATE appointment_settings SET ${assignments.join(', ')}
+       WHERE organization_id = $1 AND site_id = $2 RETURNING ${SETTINGS_COLUMNS}`,
+      parameters,
+    );
+    return rows[0];
+  }
+
+  /** The blocked ranges (time plus buffer) of the site's live appointments touching a window. */
+  blocked(
+    executor: SqlExecutor,
+    siteId: string,
+    window: { from: Date; to: Date },
+  ): Promise<BlockedRange[]> {
+    // The same expression and predicate as the exclusion constraint, so its index serves this.
+    return sql<BlockedRange>(
+      executor,
+      `SELECT scheduled_at AS start, blocked_until AS "end" FROM appointments
+       WHERE site_id = $1 AND status <> 'cancelled'
+         AND tstzrange(scheduled_at, blocked_until) && tstzrange($2, $3)`,
+      [siteId, window.from, window.to],
+    );
+  }
+
+  /** The conversation when it is one of the visitor's (started or not, open or closed). */
+  async visitorConversation(
+    organizationId: string,
+    visitorId: string,
+    conversationId: string,
+  ): Promise<{ id: string; started: boolean } | undefined> {
+    const rows = await sql<{ id: string; started: boolean }>(
+      this.dataSource,
+      `SELECT id, started_at IS NOT NULL AS started FROM conversations
+       WHERE organization_id = $1 AND visitor_id = $2 AND id = $3`,
+      [organizationId, visitorId, conversationId],
+    );
+    return rows[0];
+  }
+
+  /** Inserts a confirmed appointment; overlapping a live one fails with `isOverlapRefused`. */
+  async insert(
+    manager: EntityManager,
+    organizationId: string,
+    appointment: NewAppointment,
+  ): Promise<AppointmentRow> {
+    const rows = await sql<AppointmentRow>(
+      manager,
+      `INSERT INTO appointments (organization_id, site_id, visitor_id, conversation_id, scheduled_at,
+         ends_at, blocked_until, status, visitor_name, visitor_email, visitor_phone, button_label,
+         bot_template_id)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, 'confirmed', $8, $9, $10, $11, $12)
+       RETURNING ${COLUMNS}`,
+      [
+        organizationId,
+        appointment.siteId,
+        appointment.visitorId,
+        appointment.conversationId,
+        appointment.scheduledAt,
+        appointment.endsAt,
+        appointment.blockedUntil,
+        appointment.visitorName,
+        appointment.visitorEmail,
+        appointment.visitorPhone,
+        appointment.buttonLabel,
+        appointment.botTemplateId,
+      ],
+    );
+    return rows[0];
+  }
+
+  /** One site's appointments in time order (then id), optionally of one status and time span. */
+  page(
+    organizationId: string,
+    siteId: string,
+    filter: AppointmentFilter,
+    page: { perPage: number; offset: number },
+  ): Promise<{ rows: AppointmentRow[]; total: number }> {
+    const parameters: unknown[] = [organizationId, siteId];
+    const conditions = ['organization_id = $1', 'site_id = $2'];
+    const add = (condition: string, value: unknown) => {
+      parameters.push(value);
+      conditions.push(`${condition} $${parameters.length}`);
+    };
+    if (filter.status !== undefined) add('status =', filter.status);
+    if (filter.from !== undefined) add('scheduled_at >=', filter.from);
+    if (filter.before !== undefined) add('scheduled_at <', filter.before);
+    return pageOf<AppointmentRow>(
+      this.dataSource,
+      {
+        columns: COLUMNS,
+        from: 'appointments',
+        where: conditions.join(' AND '),
+        parameters,
+        orderBy: 'scheduled_at, id',
+      },
+      page,
+    );
+  }
+
+  /**
+   * Sets the status and, when given, the notes; undefined when the appointment is not the
+   * organization's. Reviving a cancelled appointment whose time was booked since fails with
+   * `isOverlapRefused`.
+   */
+  async update(
+    organizationId: string,
+    appointmentId: string,
+    changes: { status: AppointmentStatus; notes?: string | null },
+  ): Promise<AppointmentRow | undefined> {
+    const rows = await sql<AppointmentRow>(
+      this.dataSource,
+      `UPDATE appointments SET status = $3,
+         notes = CASE WHEN $4::boolean THEN $5 ELSE notes END, updated_at = now()
+       WHERE organization_id = $1 AND id = $2 RETURNING ${COLUMNS}`,
+      [
+        organizationId,
+        appointmentId,
+        changes.status,
+        changes.notes !== undefined,
+        changes.notes ?? null,
+      ],
+    );
+    return rows[0];
+  }
+}

@@ -1,0 +1,139 @@
+import { Injectable } from '@nestjs/common';
+import { DateTime } from 'luxon';
+import { DataSource } from 'typeorm';
+import type { VisitorPrincipal, WidgetPrincipal } from '../../common/auth/auth.types';
+import { AppError } from '../../common/errors/app-error';
+import { messagePush } from '../conversations/chat-pushes';
+import type { MessageRow } from '../messages/messages.repository';
+import { MessagesService } from '../messages/messages.service';
+import { RealtimeService } from '../realtime/realtime.service';
+import { AppointmentSettingsService, bookingRules } from './appointment-settings.service';
+import { AppointmentsClock } from './appointments.clock';
+import {
+  type AppointmentRow,
+  AppointmentsRepository,
+  isOverlapRefused,
+} from './appointments.repository';
+import { dayWindow, daySlots, formatAppointment, localDate, type Slot } from './availability';
+
+/** What a visitor books: `scheduledAt` is ISO 8601 with an offset (checked by the DTO). */
+export interface BookingInput {
+  scheduledAt: string;
+  visitorName?: string;
+  visitorEmail?: string;
+  visitorPhone?: string;
+  conversationId?: string;
+  buttonLabel?: string;
+  botTemplateId?: number;
+}
+
+/**
+ * The widget's side: availability and booking. A booking is checked against the slots as the
+ * widget sees them, and the database's exclusion constraint settles any race between two
+ * bookings of one time (the loser gets a 409).
+ */
+@Injectable()
+export class BookingService {
+  constructor(
+    private readonly appointments: AppointmentsRepository,
+    private readonly settings: AppointmentSettingsService,
+    private readonly messages: MessagesService,
+    private readonly realtime: RealtimeService,
+    private readonly clock: AppointmentsClock,
+    private readonly dataSource: DataSource,
+  ) {}
+
+  /** The slots of a local date of the widget's site (`date` is a checked YYYY-MM-DD). */
+  async availability(
+    widget: WidgetPrincipal,
+    date: string,
+  ): Promise<{ timezone: string; slots: Slot[] }> {
+    const { site, settings } = await this.settings.bookable(widget);
+    const day = localDate(date, site.timezone);
+    if (!day) {
+      throw AppError.invalid('date', 'The date must be a real date in the form YYYY-MM-DD.');
+    }
+    const blocked = await this.appointments.blocked(this.dataSource, site.id, dayWindow(day));
+    return {
+      timezone: site.timezone,
+      slots: daySlots(day, bookingRules(settings), this.clock.now(), blocked),
+    };
+  }
+
+  /**
+   * Books the available slot starting at `scheduledAt` (409 for any other time, or when another
+   * booking took it first) and, when a conversation of the visitor is named, tells it with a
+   * system message in the same transaction.
+   */
+  async book(
+    visitor: VisitorPrincipal,
+    input: BookingInput,
+  ): Promise<{ appointment: AppointmentRow; timezone: string }> {
+    const organizationId = visitor.organizationId;
+    const { site, settings } = await this.settings.bookable(visitor);
+    const conversation =
+      input.conversationId === undefined
+        ? undefined
+        : await this.appointments.visitorConversation(
+            organizationId,
+            visitor.visitorId,
+            input.conversationId,
+          );
+    if (input.conversationId !== undefined && !conversation) {
+      throw AppError.invalid(
+        'conversation_id',
+        'The selected conversation_id is not a conversation of this visitor.',
+      );
+    }
+    const start = DateTime.fromISO(input.scheduledAt, { setZone: true }).setZone(site.timezone);
+    const day = start.startOf('day');
+
+    const result = await this.dataSource.transaction(async (manager) => {
+      const blocked = await this.appointments.blocked(manager, site.id, dayWindow(day));
+      const slot = daySlots(day, bookingRules(settings), this.clock.now(), blocked).find(
+        (candidate) => candidate.startsAt.toMillis() === start.toMillis(),
+      );
+      if (!slot?.available) throw AppError.conflict('The selected time is not an available slot.');
+      let appointment: AppointmentRow;
+      try {
+        appointment = await this.appointments.insert(manager, organizationId, {
+          siteId: site.id,
+          visitorId: visitor.visitorId,
+          conversationId: conversation?.id ?? null,
+          scheduledAt: slot.startsAt.toJSDate(),
+          endsAt: slot.endsAt.toJSDate(),
+          blockedUntil: slot.endsAt.plus({ minutes: settings.buffer_minutes }).toJSDate(),
+          visitorName: input.visitorName ?? null,
+          visitorEmail: input.visitorEmail ?? null,
+          visitorPhone: input.visitorPhone ?? null,
+          buttonLabel: input.buttonLabel ?? null,
+          botTemplateId: input.botTemplateId ?? null,
+        });
+      } catch (error) {
+        if (isOverlapRefused(error)) {
+          throw AppError.conflict('The selected time has just been booked by someone else.');
+        }
+        throw error;
+      }
+      let message: MessageRow | undefined;
+      if (conversation) {
+        message = await this.messages.create(manager, organizationId, {
+          conversationId: conversation.id,
+          senderType: 'system',
+          senderId: null,
+          body: `Appointment booked: ${formatAppointment(slot.startsAt, slot.endsAt)}.`,
+        });
+      }
+      return { appointment, message };
+    });
+
+    if (result.message && conversation) {
+      const push = messagePush(result.message);
+      this.realtime.toVisitor(visitor.visitorId, 'message.created', push);
+      // Agents do not see a conversation before its first visitor message started it.
+      if (conversation.started)
+        this.realtime.toOrganization(organizationId, 'message.created', push);
+    }
+    return { appointment: result.appointment, timezone: site.timezone };
+  }
+}

@@ -1,0 +1,62 @@
+import { Body, Controller, HttpCode, Post } from '@nestjs/common';
+import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { CurrentVisitor, CurrentWidget, Widget } from '../../common/auth/auth.decorators';
+import type { VisitorPrincipal, WidgetPrincipal } from '../../common/auth/auth.types';
+import { ResponseMessage } from '../../common/http/response-message.decorator';
+import { ApiErrors } from '../../common/openapi/api-errors.decorator';
+import {
+  AvailabilityRequestDto,
+  AvailabilityResponseDto,
+  BookAppointmentDto,
+  BookingResponseDto,
+  toSlotDto,
+  toWidgetAppointment,
+} from './appointments.dto';
+import { BookingService } from './booking.service';
+
+@ApiTags('widget: appointments')
+@Controller('api/widget/appointments')
+export class WidgetAppointmentsController {
+  constructor(private readonly booking: BookingService) {}
+
+  @Post('availability')
+  @HttpCode(200)
+  @Widget()
+  @ApiOperation({
+    summary: "The appointment slots of a date in the site's time zone",
+    description:
+      'Slots every `slot_interval_minutes` inside working hours, each `duration_minutes` long, with the offset of the site zone; none within `min_notice_hours` or beyond `advance_days`. Booked slots (and those whose time or buffer would overlap a booking) are `booked`. 403 when the plan has no appointments or the site has them disabled.',
+  })
+  @ApiOkResponse({ type: AvailabilityResponseDto })
+  @ApiErrors(422)
+  async availability(
+    @CurrentWidget() widget: WidgetPrincipal,
+    @Body() body: AvailabilityRequestDto,
+  ) {
+    const { timezone, slots } = await this.booking.availability(widget, body.date);
+    return { date: body.date, timezone, slots: slots.map(toSlotDto) };
+  }
+
+  @Post('book')
+  @Widget({ visitor: true })
+  @ResponseMessage('Appointment booked.')
+  @ApiOperation({
+    summary: 'Book an available slot',
+    description:
+      '`scheduled_at` must be the start of an available slot, else 409 (also when another booking took it first). A given conversation of the visitor gets a system message announcing the booking. 403 when the plan has no appointments or the site has them disabled.',
+  })
+  @ApiCreatedResponse({ type: BookingResponseDto })
+  @ApiErrors(409, 422)
+  async book(@CurrentVisitor() visitor: VisitorPrincipal, @Body() body: BookAppointmentDto) {
+    const { appointment, timezone } = await this.booking.book(visitor, {
+      scheduledAt: body.scheduled_at,
+      visitorName: body.visitor_name,
+      visitorEmail: body.visitor_email,
+      visitorPhone: body.visitor_phone,
+      conversationId: body.conversation_id === undefined ? undefined : String(body.conversation_id),
+      buttonLabel: body.button_label,
+      botTemplateId: body.bot_template_id,
+    });
+    return { appointment: toWidgetAppointment(appointment, timezone) };
+  }
+}
