@@ -428,6 +428,17 @@ describe('live chat: widget, inbox and real time', () => {
       status: 'active',
       assigned_agent_id: member.id,
     });
+    expect(
+      (await outboxEvents(db, 'conversation.assigned')).filter((e) => e.conversation_id === id),
+    ).toEqual([
+      {
+        organization_id: org.organization.id,
+        conversation_id: id,
+        site_id: org.site.id,
+        assigned_agent_id: member.id,
+        previous_agent_id: null,
+      },
+    ]);
     const mine = await request(app.url)
       .get(`/api/agent/conversations?assigned_agent_id=${member.id}`)
       .set(agent(member.token))

@@ -180,6 +180,21 @@ export class ConversationsService {
       }
       if (row.status === 'closed') throw AppError.conflict('The conversation is closed.');
       await this.conversations.assign(manager, conversationId, assignee.id);
+      if (row.assigned_agent_id !== assignee.id) {
+        // An internal event (not one of the eleven webhook events): the change is on record.
+        await this.outbox.publish(manager, {
+          type: 'conversation.assigned',
+          organizationId: actor.organizationId,
+          payload: {
+            organization_id: Number(actor.organizationId),
+            conversation_id: Number(conversationId),
+            site_id: Number(row.site_id),
+            assigned_agent_id: Number(assignee.id),
+            previous_agent_id:
+              row.assigned_agent_id === null ? null : Number(row.assigned_agent_id),
+          },
+        });
+      }
       const after = await this.conversations.find(actor.organizationId, conversationId, manager);
       if (!after) throw AppError.notFound();
       return after;
