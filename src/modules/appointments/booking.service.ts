@@ -131,8 +131,9 @@ export class BookingService {
       const push = messagePush(result.message);
       this.realtime.toVisitor(visitor.visitorId, 'message.created', push);
       // Agents do not see a conversation before its first visitor message started it.
-      if (conversation.started)
+      if (conversation.started) {
         this.realtime.toOrganization(organizationId, 'message.created', push);
+      }
     }
     return { appointment: result.appointment, timezone: site.timezone };
   }
