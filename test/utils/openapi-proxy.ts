@@ -151,6 +151,8 @@ export async function startValidatingProxy(
     async close() {
       server.closeAllConnections();
       await new Promise((resolve) => server.close(resolve));
+      // Nothing went through: nothing to check (the app may be gone before its document came).
+      if (checks.length === 0) return [];
       await Promise.allSettled(checks);
       return [...new Set((await validator).violations)];
     },
