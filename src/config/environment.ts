@@ -119,6 +119,14 @@ export class Environment {
   @IsIn(LOG_LEVELS)
   LOG_LEVEL: (typeof LOG_LEVELS)[number] = 'info';
 
+  /** Tests only: the instant appointment availability is computed as of (unset: the real time). */
+  @Transform(emptyToUndefined)
+  @IsOptional()
+  @Matches(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/, {
+    message: 'must be an ISO 8601 instant, e.g. 2027-03-20T08:00:00Z',
+  })
+  APPOINTMENTS_NOW?: string;
+
   /** Run the background workers (outbox relay, queue consumers) in this process. */
   @Transform(toBoolean)
   @IsBoolean()
@@ -144,6 +152,7 @@ const OPTIONAL_KEYS = [
   'WEBHOOK_RETRY_SCHEDULE_MS',
   'SECRETS_KEY',
   'SMTP_URL',
+  'APPOINTMENTS_NOW',
 ];
 
 /** The name of every variable the service reads. */
