@@ -265,18 +265,35 @@ export class WebhooksRepository {
     );
   }
 
-  /** After an attempt: a success ends the endpoint's failure streak, a failure starts one. */
+  /**
+   * After an attempt: a success ends the endpoint's failure streak, a failure starts one. Each
+   * statement only writes when the streak really changes, so concurrent successful deliveries of
+   * one endpoint do not queue up on its row.
+   */
   async endpointOutcome(
     manager: EntityManager,
     endpointId: string,
     succeeded: boolean,
   ): Promise<{ failing_since: Date | null }> {
+    if (succeeded) {
+      await sql(
+        manager,
+        `UPDATE webhook_endpoints SET failing_since = NULL WHERE id = $1 AND failing_since IS NOT NULL`,
+        [endpointId],
+      );
+      return { failing_since: null };
+    }
+    const started = await sql<{ failing_since: Date }>(
+      manager,
+      `UPDATE webhook_endpoints SET failing_since = now()
+       WHERE id = $1 AND failing_since IS NULL RETURNING failing_since`,
+      [endpointId],
+    );
+    if (started[0]) return started[0];
     const rows = await sql<{ failing_since: Date | null }>(
       manager,
-      `UPDATE webhook_endpoints SET failing_since =
-         CASE WHEN $2 THEN NULL ELSE COALESCE(failing_since, now()) END
-       WHERE id = $1 RETURNING failing_since`,
-      [endpointId, succeeded],
+      `SELECT failing_since FROM webhook_endpoints WHERE id = $1`,
+      [endpointId],
     );
     return rows[0] ?? { failing_since: null };
   }
