@@ -1,6 +1,29 @@
 import { ApiProperty } from '@nestjs/swagger';
 import type { SiteRow } from './sites.repository';
-import { withDefaults } from './widget-settings';
+import { FILTER_PRESETS, type FilterPreset } from '../data-lookup/lookup-settings';
+import { withDefaults, type WidgetSettings } from './widget-settings';
+
+/** How the widget shows each record search preset. */
+const FILTER_FIELDS: Record<FilterPreset, { label: string; type: 'text' | 'date_range' }> = {
+  txn: { label: 'Transaction ID', type: 'text' },
+  utr: { label: 'UTR', type: 'text' },
+  status: { label: 'Status', type: 'text' },
+  mobile: { label: 'Mobile', type: 'text' },
+  date: { label: 'Date', type: 'date_range' },
+};
+
+export const DEFAULT_EMPTY_REPLY = 'No matching records.';
+export const DEFAULT_LOGIN_REQUIRED_REPLY = 'Please log in first.';
+
+/**
+ * The widget settings' `filter_record` section. Saving a site's data-lookup settings writes the
+ * widget's copy of the search there: the presets it maps and its two replies.
+ */
+export type FilterRecordWidgetSettings = Partial<WidgetSettings['filter_record']> & {
+  filters?: string[];
+  empty_reply?: string;
+  login_required_reply?: string;
+};
 
 class PreChatFieldConfigDto {
   @ApiProperty({ example: 'name' }) key!: string;
@@ -49,15 +72,17 @@ export class WidgetConfigDto {
  */
 export function toWidgetConfig(site: SiteRow): WidgetConfigDto {
   const settings = withDefaults(site.widget_settings);
+  const record: FilterRecordWidgetSettings = settings.filter_record;
+  const presets = FILTER_PRESETS.filter((preset) => record.filters?.includes(preset));
   return {
     pre_chat_form: settings.pre_chat_form,
     visitor_account_login: settings.visitor_account_login,
     filter_record: {
       enabled: settings.filter_record.enabled,
       button_label: settings.filter_record.button_label,
-      filters: [],
-      empty_reply: 'No matching records.',
-      login_required_reply: 'Please log in first.',
+      filters: presets.map((key) => ({ key, ...FILTER_FIELDS[key] })),
+      empty_reply: record.empty_reply ?? DEFAULT_EMPTY_REPLY,
+      login_required_reply: record.login_required_reply ?? DEFAULT_LOGIN_REQUIRED_REPLY,
     },
   };
 }

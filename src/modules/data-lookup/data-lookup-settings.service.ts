@@ -1,0 +1,226 @@
+import { Injectable } from '@nestjs/common';
+import { SecretBoxService } from '../../common/crypto/secret-box.service';
+import { AppError } from '../../common/errors/app-error';
+import { OrganizationsService } from '../organizations/organizations.service';
+import type { SiteRow } from '../sites/sites.repository';
+import { SitesService } from '../sites/sites.service';
+import {
+  DEFAULT_EMPTY_REPLY,
+  DEFAULT_LOGIN_REQUIRED_REPLY,
+  type FilterRecordWidgetSettings,
+} from '../sites/widget-config';
+import { withDefaults } from '../sites/widget-settings';
+import { readCatalog } from './catalog';
+import type { DataLookupViewDto, PutDataLookupDto } from './data-lookup.dto';
+import { type DataLookupRow, DataLookupRepository } from './data-lookup.repository';
+import {
+  type DataLookupSettings,
+  FILTER_PRESETS,
+  type FilterRecordSettings,
+} from './lookup-settings';
+import { type OwnerDatabase, OwnerDatabaseError } from './owner-database/owner-database';
+import { OwnerDatabases } from './owner-database/owner-databases';
+import { settingsErrors, tablesOf } from './settings-check';
+
+/** The password of a connection URL replaced by `****` (what GET shows). */
+export function maskUrl(url: string): string {
+  try {
+    const parsed = new URL(url);
+    if (parsed.password) parsed.password = '****';
+    return parsed.toString();
+  } catch {
+    return 'postgres://****';
+  }
+}
+
+/**
+ * A site's data-lookup settings for owners and admins: read (URL masked), saved only once the
+ * owner database has every table and column they name, and checked again on demand. The switches
+ * the widget shows (`enabled`, the record search's `enabled` and `button_label`) live in the
+ * site's widget settings, so PATCH /sites and this PUT change the same values; the widget's copy
+ * of the search presets and replies is written there too.
+ */
+@Injectable()
+export class DataLookupSettingsService {
+  constructor(
+    private readonly repository: DataLookupRepository,
+    private readonly sites: SitesService,
+    private readonly organizations: OrganizationsService,
+    private readonly secrets: SecretBoxService,
+    private readonly owners: OwnerDatabases,
+  ) {}
+
+  async view(organizationId: string, siteId: string): Promise<DataLookupViewDto> {
+    const site = await this.sites.get(organizationId, siteId);
+    const row = await this.repository.find(organizationId, siteId);
+    if (!row) throw AppError.notFound();
+    return this.toView(site, row);
+  }
+
+  async save(
+    organizationId: string,
+    siteId: string,
+    input: PutDataLookupDto,
+  ): Promise<DataLookupViewDto> {
+    await this.organizations.requireFeature(organizationId, 'data_lookup');
+    const site = await this.sites.get(organizationId, siteId);
+    const current = await this.repository.find(organizationId, siteId);
+    const url = this.chooseUrl(input.connection.url, current);
+    const settings = fromInput(input, url, site);
+    await this.check(settings, (work) => this.owners.once(url, work));
+
+    const row = await this.repository.save(organizationId, siteId, {
+      driver: settings.connection.driver,
+      url_sealed: this.secrets.seal(url),
+      account: settings.account,
+      require_otp: settings.require_otp,
+      filter_record: stored(settings.filter_record),
+      rules: settings.rules,
+    });
+    this.owners.release(siteId);
+    const record = settings.filter_record;
+    const filterRecord: FilterRecordWidgetSettings = record
+      ? {
+          enabled: record.enabled,
+          button_label: record.button_label,
+          filters: FILTER_PRESETS.filter((preset) => record.filters[preset] !== undefined),
+          empty_reply: record.empty_reply,
+          login_required_reply: record.login_required_reply,
+        }
+      : { enabled: false, filters: [] };
+    const updated = await this.sites.update(organizationId, siteId, {
+      widget_settings: {
+        data_lookup: { enabled: settings.enabled },
+        filter_record: filterRecord as SiteRow['widget_settings']['filter_record'],
+      },
+    });
+    return this.toView(updated, row);
+  }
+
+  /** Checks the saved settings against the owner database as it is now. */
+  async test(organizationId: string, siteId: string) {
+    await this.organizations.requireFeature(organizationId, 'data_lookup');
+    const site = await this.sites.get(organizationId, siteId);
+    const row = await this.repository.find(organizationId, siteId);
+    if (!row) throw AppError.notFound();
+    const settings = toSettings(site, row, this.secrets.open(row.url_sealed));
+    const started = Date.now();
+    const serverVersion = await this.check(settings, async (work) =>
+      work(this.owners.forSite(siteId, row.url_sealed, () => settings.connection.url)),
+    );
+    return { ok: true, server_version: serverVersion, latency_ms: Date.now() - started };
+  }
+
+  /** 422 naming every identifier that is malformed or missing, or the URL that does not connect. */
+  private async check(
+    settings: DataLookupSettings,
+    withDatabase: <T>(work: (database: OwnerDatabase) => Promise<T>) => Promise<T>,
+  ): Promise<string> {
+    const malformed = settingsErrors(settings);
+    if (Object.keys(malformed).length > 0) throw AppError.validation(malformed);
+    let result;
+    try {
+      result = await withDatabase((database) => readCatalog(database, tablesOf(settings)));
+    } catch (error) {
+      if (!(error instanceof OwnerDatabaseError)) throw error;
+      throw AppError.invalid('connection.url', `The database could not be read: ${error.reason}`);
+    }
+    const missing = settingsErrors(settings, result.catalog);
+    if (Object.keys(missing).length > 0) throw AppError.validation(missing);
+    return result.serverVersion;
+  }
+
+  /** The URL sent; or the saved one when it is left out or sent back masked. */
+  private chooseUrl(sent: string | undefined, current: DataLookupRow | undefined): string {
+    const saved = current ? this.secrets.open(current.url_sealed) : undefined;
+    if (sent !== undefined && (saved === undefined || sent !== maskUrl(saved))) return sent;
+    if (saved !== undefined) return saved;
+    throw AppError.invalid('connection.url', 'The url field is required.');
+  }
+
+  private toView(site: SiteRow, row: DataLookupRow): DataLookupViewDto {
+    const settings = toSettings(site, row, this.secrets.open(row.url_sealed));
+    return {
+      ...settings,
+      connection: { driver: settings.connection.driver, url: maskUrl(settings.connection.url) },
+      updated_at: new Date(row.updated_at).toISOString(),
+    };
+  }
+}
+
+const stored = (record: FilterRecordSettings | null) => {
+  if (!record) return null;
+  const { enabled: _enabled, button_label: _label, ...rest } = record;
+  return rest;
+};
+
+/** The whole settings of a site: the stored row, with the switches of its widget settings. */
+export function toSettings(site: SiteRow, row: DataLookupRow, url: string): DataLookupSettings {
+  const widget = withDefaults(site.widget_settings);
+  return {
+    enabled: widget.data_lookup.enabled,
+    connection: { driver: row.driver, url },
+    account: row.account,
+    require_otp: row.require_otp,
+    filter_record: row.filter_record && {
+      enabled: widget.filter_record.enabled,
+      button_label: widget.filter_record.button_label,
+      ...row.filter_record,
+    },
+    rules: row.rules,
+  };
+}
+
+function fromInput(input: PutDataLookupDto, url: string, site: SiteRow): DataLookupSettings {
+  const widget = withDefaults(site.widget_settings);
+  const record = input.filter_record;
+  const filters = record
+    ? Object.fromEntries(
+        FILTER_PRESETS.flatMap((preset) =>
+          record.filters[preset] === undefined ? [] : [[preset, record.filters[preset]]],
+        ),
+      )
+    : {};
+  return {
+    enabled: input.enabled,
+    connection: { driver: input.connection.driver, url },
+    account: {
+      table: input.account.table,
+      key_column: input.account.key_column,
+      lookup_columns: input.account.lookup_columns,
+      email_column: input.account.email_column ?? null,
+      name_column: input.account.name_column ?? null,
+    },
+    require_otp: input.require_otp ?? false,
+    filter_record: record
+      ? {
+          enabled: record.enabled ?? true,
+          button_label: record.button_label ?? widget.filter_record.button_label,
+          table: record.table,
+          account_column: record.account_column,
+          filters,
+          columns: record.columns,
+          limit: record.limit ?? 20,
+          empty_reply: record.empty_reply ?? DEFAULT_EMPTY_REPLY,
+          login_required_reply: record.login_required_reply ?? DEFAULT_LOGIN_REQUIRED_REPLY,
+        }
+      : null,
+    rules: (input.rules ?? []).map((rule) => ({
+      id: rule.id,
+      label: rule.label,
+      keywords: rule.keywords,
+      table: rule.table,
+      account_column: rule.account_column,
+      columns: rule.columns,
+      order_by: rule.order_by ?? null,
+      direction: rule.direction ?? 'desc',
+      page_size: rule.page_size ?? 5,
+      row_key: rule.row_key ?? rule.columns[0],
+      actions: (rule.actions ?? []).map((action) => ({
+        id: action.id,
+        label: action.label,
+        reply: action.reply,
+      })),
+    })),
+  };
+}

@@ -1,0 +1,51 @@
+import { AppError } from '../../../common/errors/app-error';
+
+/** How long one statement on an owner database may run, and how long a connection may take. */
+export const STATEMENT_TIMEOUT_MS = 3000;
+export const CONNECT_TIMEOUT_MS = 3000;
+
+/** Runs statements of one read-only transaction; answers the rows. */
+export type ReadQuery = <T extends object = Record<string, string | null>>(
+  text: string,
+  values?: unknown[],
+) => Promise<T[]>;
+
+/**
+ * A site owner's database, read only: each `read` is one read-only transaction whose statements
+ * may each run STATEMENT_TIMEOUT_MS. MySQL could be a second implementation of this.
+ */
+export interface OwnerDatabase {
+  read<T>(work: (query: ReadQuery) => Promise<T>, options?: { timeZone?: string }): Promise<T>;
+  close(): Promise<void>;
+}
+
+/**
+ * Why a read failed: the server cannot be reached or refused the login (`unreachable`), a
+ * statement ran out of time (`timeout`), a value could not be compared with a column (`value`,
+ * e.g. letters against a number column: such a value matches nothing), the tables or privileges
+ * no longer fit the settings (`schema`), anything else (`failed`).
+ */
+export type OwnerFailure = 'unreachable' | 'timeout' | 'value' | 'schema' | 'failed';
+
+export class OwnerDatabaseError extends Error {
+  constructor(
+    readonly kind: OwnerFailure,
+    readonly reason: string,
+  ) {
+    super(`owner database ${kind}: ${reason}`);
+    this.name = 'OwnerDatabaseError';
+  }
+}
+
+const MESSAGES: Record<Exclude<OwnerFailure, 'value'>, string> = {
+  unreachable: "The site's database cannot be reached right now. Please try again later.",
+  timeout: "The site's database did not answer in time. Please try again later.",
+  schema: "The site's data lookup does not match its database any more. Please try again later.",
+  failed: "The site's database could not answer. Please try again later.",
+};
+
+/** A widget-facing 503 for an owner database that failed (see docs/decisions.md). */
+export function unavailable(error: OwnerDatabaseError): AppError {
+  const kind = error.kind === 'value' ? 'failed' : error.kind;
+  return new AppError('service_unavailable', MESSAGES[kind]);
+}

@@ -1,0 +1,93 @@
+import { Logger } from '@nestjs/common';
+import { type DatabaseError, escapeLiteral, Pool, type PoolClient } from 'pg';
+import {
+  CONNECT_TIMEOUT_MS,
+  type OwnerDatabase,
+  OwnerDatabaseError,
+  type OwnerFailure,
+  type ReadQuery,
+  STATEMENT_TIMEOUT_MS,
+} from './owner-database';
+
+/** At most this many connections to one owner database per app instance. */
+export const POOL_SIZE = 3;
+
+/**
+ * An owner's PostgreSQL: a small pool, every read in `BEGIN READ ONLY` with a local statement
+ * timeout. The client also gives up on a statement a little after the server should have, so a
+ * server that stops answering altogether cannot hold a request either.
+ */
+export class PostgresOwnerDatabase implements OwnerDatabase {
+  private readonly logger = new Logger('data-lookup');
+  private readonly pool: Pool;
+
+  constructor(url: string, size = POOL_SIZE) {
+    this.pool = new Pool({
+      connectionString: url,
+      max: size,
+      connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+      query_timeout: STATEMENT_TIMEOUT_MS + 1000,
+      idleTimeoutMillis: 30_000,
+      application_name: 'support-chat-data-lookup',
+    });
+    // An idle connection the server drops must not crash the process.
+    this.pool.on('error', (error) =>
+      this.logger.warn({ msg: 'owner database connection lost', err: error.message }),
+    );
+  }
+
+  async read<T>(work: (query: ReadQuery) => Promise<T>, options: { timeZone?: string } = {}) {
+    let client: PoolClient;
+    try {
+      client = await this.pool.connect();
+    } catch (error) {
+      throw new OwnerDatabaseError('unreachable', reason(error));
+    }
+    let broken = false;
+    try {
+      await client.query(
+        `BEGIN READ ONLY; SET LOCAL statement_timeout = ${STATEMENT_TIMEOUT_MS}` +
+          (options.timeZone ? `; SET LOCAL TimeZone = ${escapeLiteral(options.timeZone)}` : ''),
+      );
+      const query: ReadQuery = async <R extends object>(text: string, values: unknown[] = []) =>
+        (await client.query<R>(text, values)).rows;
+      const result = await work(query);
+      await client.query('COMMIT');
+      return result;
+    } catch (error) {
+      const failure = classify(error);
+      broken = !failure || failure.kind === 'unreachable' || failure.kind === 'timeout';
+      if (!broken) await client.query('ROLLBACK').catch(() => (broken = true));
+      throw failure ?? error;
+    } finally {
+      // A connection that timed out on the client side may still run the statement: drop it.
+      client.release(broken);
+    }
+  }
+
+  async close(): Promise<void> {
+    await this.pool.end();
+  }
+}
+
+function reason(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+const CONNECTION_LOST = /connection|terminated|ECONNRESET|EPIPE|socket/i;
+
+/** The failure of a pg error; undefined for anything else (a bug of ours stays what it is). */
+function classify(error: unknown): OwnerDatabaseError | undefined {
+  if (error instanceof OwnerDatabaseError) return error;
+  if (!(error instanceof Error)) return undefined;
+  const code = (error as Partial<DatabaseError>).code ?? '';
+  let kind: OwnerFailure;
+  if (code === '57014' || /Query read timeout/i.test(error.message)) kind = 'timeout';
+  else if (code.startsWith('22')) kind = 'value';
+  else if (code.startsWith('42')) kind = 'schema';
+  else if (code.startsWith('08') || code.startsWith('57P')) kind = 'unreachable';
+  else if (!code && CONNECTION_LOST.test(error.message)) kind = 'unreachable';
+  else if (code) kind = 'failed';
+  else return undefined;
+  return new OwnerDatabaseError(kind, `${code ? `${code} ` : ''}${error.message}`);
+}
