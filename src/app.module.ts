@@ -10,9 +10,11 @@ import type { Environment } from './config/environment';
 import { dataSourceOptions } from './database/data-source-options';
 import { DATABASE_RUNTIME, type DatabaseRuntime } from './database/database-runtime';
 import { RateLimitModule } from './common/rate-limit/rate-limit.module';
+import { AccountLoginModule } from './modules/account-login/account-login.module';
 import { AppointmentsModule } from './modules/appointments/appointments.module';
 import { AuthModule } from './modules/auth/auth.module';
 import { ConversationsModule } from './modules/conversations/conversations.module';
+import { DataLookupModule } from './modules/data-lookup/data-lookup.module';
 import { DocsModule } from './modules/docs/docs.module';
 import { GatewaysModule } from './modules/realtime/gateways.module';
 import { RealtimeModule } from './modules/realtime/realtime.module';
@@ -58,6 +60,8 @@ export class AppModule {
         IdempotencyModule,
         CryptoModule,
         WebhooksModule.forRoot({ workers }),
+        DataLookupModule,
+        AccountLoginModule.forRoot({ workers }),
       ],
       providers: [
         { provide: DATABASE_RUNTIME, useValue: database },

@@ -3,6 +3,7 @@ export enum QueueName {
   DomainEvents = 'domain-events',
   MissedChats = 'missed-chats',
   WebhookDeliveries = 'webhook-deliveries',
+  LoginCodeMail = 'login-code-mail',
 }
 
 /** The payload of a domain-events job: one committed outbox row. */
@@ -23,4 +24,12 @@ export interface MissedChatJob {
 /** One attempt of a webhook delivery (the delivery row holds everything else). */
 export interface WebhookDeliveryJob {
   deliveryId: string;
+}
+
+/** A visitor's one-time login code to mail; the code travels sealed (SecretBox), never in clear. */
+export interface LoginCodeMailJob {
+  codeId: string;
+  to: string;
+  name: string | null;
+  sealedCode: string;
 }

@@ -119,6 +119,56 @@ export class VisitorChatService {
     return { conversationId: result.conversationId, message: result.message };
   }
 
+  /**
+   * The visitor's conversation, which must be open: 404 when it is not the visitor's (or not
+   * started), 409 once it is closed. Data-lookup pages and row actions answer inside one.
+   */
+  async requireOpen(visitor: VisitorPrincipal, conversationId: string): Promise<void> {
+    const conversation = await this.conversations.findForVisitor(
+      visitor.organizationId,
+      visitor.visitorId,
+      conversationId,
+    );
+    if (!conversation) throw AppError.notFound();
+    if (conversation.status === 'closed') throw AppError.conflict('The conversation is closed.');
+  }
+
+  /**
+   * A bot message (`sender_type` `bot`, a data-lookup reply) in the visitor's open conversation,
+   * pushed to both sides after the commit like any message. 404 and 409 as for requireOpen.
+   */
+  async postBotMessage(
+    visitor: VisitorPrincipal,
+    conversationId: string,
+    body: string,
+  ): Promise<MessageRow> {
+    const organizationId = visitor.organizationId;
+    const message = await this.dataSource.transaction(async (manager) => {
+      const conversation = await this.conversations.findForVisitor(
+        organizationId,
+        visitor.visitorId,
+        conversationId,
+        manager,
+      );
+      if (!conversation) throw AppError.notFound();
+      if (conversation.status === 'closed') {
+        throw AppError.conflict('The conversation is closed.');
+      }
+      return this.messages.create(manager, organizationId, {
+        conversationId,
+        senderType: 'bot',
+        senderId: null,
+        body,
+      });
+    });
+    this.realtime.toBothSides(
+      { organizationId, visitorId: visitor.visitorId, conversationId },
+      'message.created',
+      messagePush(message),
+    );
+    return message;
+  }
+
   /** Messages of the visitor's conversations after `afterId`, oldest first. */
   messagesAfter(visitor: VisitorPrincipal, afterId: string): Promise<MessageRow[]> {
     return this.messages.after(

@@ -22,10 +22,17 @@ export function missingFields(visitor: WidgetVisitorRow, fields: PreChatField[])
 export const errorField = (field: PreChatField): string =>
   field.builtin ? field.key : `custom_fields.${field.key}`;
 
-/** `visitor_profile` of the widget responses. */
+/** `visitor_profile.account_login`: whether the visitor is logged in to a site owner's account. */
+export interface AccountLoginState {
+  identifier: string;
+  verifiedAt: Date;
+}
+
+/** `visitor_profile` of the widget responses; `login` is the visitor's current account login. */
 export function toVisitorProfile(
   visitor: WidgetVisitorRow,
   fields: PreChatField[],
+  login?: AccountLoginState,
 ): VisitorProfileDto {
   return {
     name: visitor.name ?? '',
@@ -33,8 +40,12 @@ export function toVisitorProfile(
     phone: visitor.phone ?? '',
     profile_complete: missingFields(visitor, fields).length === 0,
     pre_chat_submitted: visitor.pre_chat_submitted,
-    // Account login (visitor login to the site owner's account table) is not built yet, so no
-    // visitor can be logged in; this reports that true state.
-    account_login: { logged_in: false, identifier: null, verified_at: null },
+    account_login: login
+      ? {
+          logged_in: true,
+          identifier: login.identifier,
+          verified_at: new Date(login.verifiedAt).toISOString(),
+        }
+      : { logged_in: false, identifier: null, verified_at: null },
   };
 }

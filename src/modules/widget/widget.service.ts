@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import type { VisitorPrincipal, WidgetPrincipal } from '../../common/auth/auth.types';
 import { AppError } from '../../common/errors/app-error';
+import { AccountLoginService } from '../account-login/account-login.service';
 import { WidgetSessionService } from '../auth/widget-session.service';
 import { VisitorChatService } from '../conversations/visitor-chat.service';
 import { appAllowed } from '../sites/allowed-origins';
@@ -20,6 +21,7 @@ export class WidgetService {
     private readonly visitors: VisitorsService,
     private readonly chat: VisitorChatService,
     private readonly sessions: WidgetSessionService,
+    private readonly accountLogin: AccountLoginService,
     private readonly dataSource: DataSource,
   ) {}
 
@@ -71,6 +73,7 @@ export class WidgetService {
       visitor_profile: toVisitorProfile(
         visitor,
         withDefaults(site.widget_settings).pre_chat_form.fields,
+        await this.accountLogin.state({ ...widget, visitorId: visitor.id }),
       ),
     };
   }
@@ -117,6 +120,8 @@ export class WidgetService {
       phone: input.phone,
       customFields,
     });
-    return { visitor_profile: toVisitorProfile(saved, fields) };
+    return {
+      visitor_profile: toVisitorProfile(saved, fields, await this.accountLogin.state(visitor)),
+    };
   }
 }

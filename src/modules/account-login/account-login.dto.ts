@@ -1,0 +1,206 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { Type } from 'class-transformer';
+import {
+  IsBoolean,
+  IsEmail,
+  IsInt,
+  IsNotEmpty,
+  IsObject,
+  IsOptional,
+  IsString,
+  Matches,
+  Max,
+  MaxLength,
+  Min,
+  ValidateNested,
+} from 'class-validator';
+import { EnvelopeDto } from '../../common/openapi/envelope.dto';
+import { VisitorProfileDto, WidgetVisitorBodyDto } from '../widget/widget.dto';
+
+export class AccountLoginBodyDto extends WidgetVisitorBodyDto {
+  @ApiProperty({
+    example: 'ada@example.com',
+    maxLength: 255,
+    description: "Email or mobile, matched against the account table's lookup columns",
+  })
+  @IsString()
+  @IsNotEmpty()
+  @MaxLength(255)
+  identifier!: string;
+}
+
+export class VerifyOtpDto extends WidgetVisitorBodyDto {
+  @ApiProperty({ example: '042917', maxLength: 32, description: 'The code mailed to the visitor' })
+  @IsString()
+  @IsNotEmpty()
+  @MaxLength(32)
+  otp!: string;
+}
+
+export class FollowUpReplyDto {
+  @ApiProperty({ enum: ['button', 'filter_record'] }) type!: string;
+  @ApiProperty({ example: 'My orders' }) label!: string;
+  @ApiProperty({ example: '📋' }) emoji!: string;
+}
+
+export class AccountLoginResponseDto extends EnvelopeDto {
+  @ApiProperty({ description: 'False when no single account matches (only without OTP)' })
+  success!: boolean;
+  @ApiProperty({ description: 'A code was mailed; verify it next' }) otp_required!: boolean;
+  @ApiProperty() reply_body!: string;
+  @ApiProperty({ type: [FollowUpReplyDto] }) follow_up_replies!: FollowUpReplyDto[];
+  @ApiProperty({ type: VisitorProfileDto }) visitor_profile!: VisitorProfileDto;
+}
+
+export class VerifyOtpResponseDto extends EnvelopeDto {
+  @ApiProperty({ description: 'False for a wrong, burned or expired code (see reply_body)' })
+  success!: boolean;
+  @ApiProperty() reply_body!: string;
+  @ApiProperty({ type: [FollowUpReplyDto] }) follow_up_replies!: FollowUpReplyDto[];
+  @ApiProperty({ type: VisitorProfileDto }) visitor_profile!: VisitorProfileDto;
+}
+
+export class AccountLogoutResponseDto extends EnvelopeDto {
+  @ApiProperty() success!: boolean;
+  @ApiProperty({ type: VisitorProfileDto }) visitor_profile!: VisitorProfileDto;
+}
+
+const DAY = /^\d{4}-\d{2}-\d{2}$/;
+
+export class RecordFiltersDto {
+  @ApiPropertyOptional({ maxLength: 200 }) @IsOptional() @IsString() @MaxLength(200) txn?: string;
+  @ApiPropertyOptional({ maxLength: 200 }) @IsOptional() @IsString() @MaxLength(200) utr?: string;
+  @ApiPropertyOptional({ maxLength: 200 })
+  @IsOptional()
+  @IsString()
+  @MaxLength(200)
+  status?: string;
+  @ApiPropertyOptional({ maxLength: 200 })
+  @IsOptional()
+  @IsString()
+  @MaxLength(200)
+  mobile?: string;
+  @ApiPropertyOptional({ example: '2026-01-31', description: 'First day, in the site time zone' })
+  @IsOptional()
+  @Matches(DAY, { message: 'date_from must be a date like 2026-01-31' })
+  date_from?: string;
+  @ApiPropertyOptional({ example: '2026-02-28', description: 'Last day, included' })
+  @IsOptional()
+  @Matches(DAY, { message: 'date_to must be a date like 2026-02-28' })
+  date_to?: string;
+}
+
+export class RecordSearchDto extends WidgetVisitorBodyDto {
+  @ApiPropertyOptional({ type: RecordFiltersDto, description: 'Only presets the site maps' })
+  @IsOptional()
+  @ValidateNested()
+  @Type(() => RecordFiltersDto)
+  filters?: RecordFiltersDto;
+}
+
+export class RecordSearchResponseDto extends EnvelopeDto {
+  @ApiProperty({ description: 'False when the visitor is not logged in' }) success!: boolean;
+  @ApiProperty({
+    description:
+      'Markup with a `[[table]]{"columns":[...],"rows":[[...]]}[[/table]]` block, or the empty or login-required reply',
+  })
+  body!: string;
+}
+
+export class LookupPageDto extends WidgetVisitorBodyDto {
+  @ApiProperty({ description: "The visitor's open conversation" })
+  @IsInt()
+  @Min(1)
+  conversation_id!: number;
+
+  @ApiProperty({ example: 'orders' }) @IsString() @IsNotEmpty() @MaxLength(64) rule_id!: string;
+
+  @ApiProperty({ minimum: 1, maximum: 1000 }) @IsInt() @Min(1) @Max(1000) page!: number;
+
+  @ApiPropertyOptional({ description: 'The message the rule answered (for the log)' })
+  @IsOptional()
+  @IsInt()
+  @Min(1)
+  trigger_message?: number;
+}
+
+export class LookupPageResponseDto extends EnvelopeDto {
+  @ApiProperty({ description: 'The page as a table block (with rule_id, page and has_more)' })
+  reply_body!: string;
+  @ApiProperty() page!: number;
+  @ApiProperty() has_more!: boolean;
+}
+
+export class RowActionDto extends WidgetVisitorBodyDto {
+  @ApiProperty() @IsInt() @Min(1) conversation_id!: number;
+  @ApiProperty({ example: 'orders' }) @IsString() @IsNotEmpty() @MaxLength(64) rule_id!: string;
+  @ApiProperty({ example: 'track' }) @IsString() @IsNotEmpty() @MaxLength(64) action_id!: string;
+
+  @ApiProperty({
+    type: 'object',
+    additionalProperties: true,
+    example: { id: '42', status: 'shipped' },
+    description:
+      "The selected row; only its row key is used, the row is read again from the account's rows",
+  })
+  @IsObject()
+  row!: Record<string, unknown>;
+}
+
+export class RowActionResponseDto extends EnvelopeDto {
+  @ApiProperty({ example: 'Order 42 is shipped.' }) reply_body!: string;
+}
+
+export class TrustedLoginDto {
+  @ApiProperty({ example: 'wk_0123456789abcdefABCDEF0123456789' })
+  @IsString()
+  @IsNotEmpty()
+  @MaxLength(64)
+  widget_key!: string;
+
+  @ApiProperty({ format: 'uuid' }) @IsString() @IsNotEmpty() @MaxLength(64) visitor_uid!: string;
+
+  @ApiProperty({ example: 'ada@example.com' })
+  @IsEmail()
+  @MaxLength(255)
+  email!: string;
+}
+
+export class TrustedLoginResponseDto extends EnvelopeDto {
+  @ApiProperty({ description: 'False when no single account has this email' }) success!: boolean;
+  @ApiProperty() reply_body!: string;
+  @ApiProperty({ type: VisitorProfileDto }) visitor_profile!: VisitorProfileDto;
+}
+
+export class TrustedLoginStatusDto {
+  @ApiProperty() enabled!: boolean;
+  @ApiProperty() secret_configured!: boolean;
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    example: 'vls_Ab12',
+    description: 'Null without a secret',
+  })
+  secret_prefix!: string | null;
+  @ApiProperty({ example: 'X-Service-Visitor-Login-Secret' }) header!: string;
+  @ApiProperty({ example: 'https://chat.example.com/api/visitor-account-login/trusted' })
+  endpoint!: string;
+}
+
+export class TrustedLoginStatusResponseDto extends EnvelopeDto {
+  @ApiProperty({ type: TrustedLoginStatusDto }) trusted_login!: TrustedLoginStatusDto;
+}
+
+export class TrustedLoginSecretResponseDto extends TrustedLoginStatusResponseDto {
+  @ApiProperty({
+    example: 'vls_0123456789abcdefghijABCDEFGHIJ0123456789',
+    description: 'Shown once',
+  })
+  plain_text_secret!: string;
+}
+
+export class UpdateTrustedLoginDto {
+  @ApiProperty({ description: 'Enabling needs a secret (422 otherwise)' })
+  @IsBoolean()
+  enabled!: boolean;
+}

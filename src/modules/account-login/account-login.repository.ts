@@ -1,0 +1,258 @@
+import { Injectable } from '@nestjs/common';
+import { DataSource, type EntityManager } from 'typeorm';
+import { sql } from '../../database/sql';
+
+export type LoginMethod = 'identifier' | 'otp' | 'trusted';
+
+export interface AccountLoginRow {
+  visitor_id: string;
+  site_id: string;
+  account_key: string;
+  account_source: string;
+  identifier: string;
+  method: LoginMethod;
+  verified_at: Date;
+}
+
+export interface LoginCodeRow {
+  id: string;
+  visitor_id: string;
+  account_key: string | null;
+  account_source: string | null;
+  identifier: string;
+  code_salt: Buffer;
+  code_hash: Buffer;
+  attempts: number;
+  expires_at: Date;
+}
+
+export interface TrustedLoginRow {
+  enabled: boolean;
+  secret_hash: Buffer | null;
+  secret_prefix: string | null;
+}
+
+const LOGIN_COLUMNS =
+  'visitor_id, site_id, account_key, account_source, identifier, method, verified_at';
+const CODE_COLUMNS =
+  'id, visitor_id, account_key, account_source, identifier, code_salt, code_hash, attempts, expires_at';
+
+/** Logins, one-time codes, trusted-login secrets and answered keyword messages. */
+@Injectable()
+export class AccountLoginRepository {
+  constructor(private readonly dataSource: DataSource) {}
+
+  async login(
+    organizationId: string,
+    visitorId: string,
+    manager: EntityManager | DataSource = this.dataSource,
+  ): Promise<AccountLoginRow | undefined> {
+    const rows = await sql<AccountLoginRow>(
+      manager,
+      `SELECT ${LOGIN_COLUMNS} FROM visitor_account_logins
+       WHERE organization_id = $1 AND visitor_id = $2 AND expires_at > now()`,
+      [organizationId, visitorId],
+    );
+    return rows[0];
+  }
+
+  async saveLogin(
+    manager: EntityManager,
+    organizationId: string,
+    login: Omit<AccountLoginRow, 'verified_at'> & { lifetimeSeconds: number },
+  ): Promise<AccountLoginRow> {
+    const rows = await sql<AccountLoginRow>(
+      manager,
+      `INSERT INTO visitor_account_logins (visitor_id, organization_id, site_id, account_key,
+         account_source, identifier, method, verified_at, expires_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, now(), now() + make_interval(secs => $8))
+       ON CONFLICT (visitor_id) DO UPDATE SET account_key = EXCLUDED.account_key,
+         account_source = EXCLUDED.account_source, identifier = EXCLUDED.identifier,
+         method = EXCLUDED.method, verified_at = EXCLUDED.verified_at,
+         expires_at = EXCLUDED.expires_at
+       RETURNING ${LOGIN_COLUMNS}`,
+      [
+        login.visitor_id,
+        organizationId,
+        login.site_id,
+        login.account_key,
+        login.account_source,
+        login.identifier,
+        login.method,
+        login.lifetimeSeconds,
+      ],
+    );
+    return rows[0];
+  }
+
+  async deleteLogin(manager: EntityManager, organizationId: string, visitorId: string) {
+    await sql(
+      manager,
+      `DELETE FROM visitor_account_logins WHERE organization_id = $1 AND visitor_id = $2`,
+      [organizationId, visitorId],
+    );
+  }
+
+  /** Serializes code requests and checks of one visitor until the transaction ends. */
+  async lockVisitorCodes(manager: EntityManager, visitorId: string): Promise<void> {
+    await sql(manager, `SELECT pg_advisory_xact_lock(7007, hashint8($1::bigint))`, [visitorId]);
+  }
+
+  /** The creation times of the visitor's codes in the last hour, oldest first. */
+  async recentCodeTimes(manager: EntityManager, visitorId: string): Promise<Date[]> {
+    const rows = await sql<{ created_at: Date }>(
+      manager,
+      `SELECT created_at FROM visitor_login_codes
+       WHERE visitor_id = $1 AND created_at > now() - interval '1 hour' ORDER BY created_at`,
+      [visitorId],
+    );
+    return rows.map((row) => row.created_at);
+  }
+
+  /** How many codes the account got in the last hour, over every visitor. */
+  async recentAccountCodes(manager: EntityManager, siteId: string, accountKey: string) {
+    const rows = await sql<{ count: string }>(
+      manager,
+      `SELECT count(*) AS count FROM visitor_login_codes
+       WHERE site_id = $1 AND account_key = $2 AND created_at > now() - interval '1 hour'`,
+      [siteId, accountKey],
+    );
+    return Number(rows[0].count);
+  }
+
+  /** Ends every code of the visitor still usable (a new code replaces them; a logout). */
+  async burnCodes(manager: EntityManager, visitorId: string): Promise<void> {
+    await sql(
+      manager,
+      `UPDATE visitor_login_codes SET burned_at = now()
+       WHERE visitor_id = $1 AND used_at IS NULL AND burned_at IS NULL`,
+      [visitorId],
+    );
+  }
+
+  async insertCode(
+    manager: EntityManager,
+    organizationId: string,
+    code: Omit<LoginCodeRow, 'id' | 'attempts' | 'expires_at'> & {
+      siteId: string;
+      lifetimeSeconds: number;
+    },
+  ): Promise<LoginCodeRow> {
+    const rows = await sql<LoginCodeRow>(
+      manager,
+      `INSERT INTO visitor_login_codes (organization_id, site_id, visitor_id, account_key,
+         account_source, identifier, code_salt, code_hash, expires_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, now() + make_interval(secs => $9))
+       RETURNING ${CODE_COLUMNS}`,
+      [
+        organizationId,
+        code.siteId,
+        code.visitor_id,
+        code.account_key,
+        code.account_source,
+        code.identifier,
+        code.code_salt,
+        code.code_hash,
+        code.lifetimeSeconds,
+      ],
+    );
+    return rows[0];
+  }
+
+  /** The visitor's newest code that is neither used nor burned, locked; expired ones too. */
+  async lockCurrentCode(
+    manager: EntityManager,
+    organizationId: string,
+    visitorId: string,
+  ): Promise<(LoginCodeRow & { expired: boolean }) | undefined> {
+    const rows = await sql<LoginCodeRow & { expired: boolean }>(
+      manager,
+      `SELECT ${CODE_COLUMNS}, expires_at <= now() AS expired FROM visitor_login_codes
+       WHERE organization_id = $1 AND visitor_id = $2 AND used_at IS NULL AND burned_at IS NULL
+       ORDER BY created_at DESC, id DESC LIMIT 1 FOR UPDATE`,
+      [organizationId, visitorId],
+    );
+    return rows[0];
+  }
+
+  /** A wrong try: counted, and the code burned at the limit. Answers the tries made. */
+  async recordWrongTry(manager: EntityManager, codeId: string, limit: number): Promise<number> {
+    const rows = await sql<{ attempts: number }>(
+      manager,
+      `UPDATE visitor_login_codes SET attempts = attempts + 1,
+         burned_at = CASE WHEN attempts + 1 >= $2 THEN now() ELSE burned_at END
+       WHERE id = $1 RETURNING attempts`,
+      [codeId, limit],
+    );
+    return rows[0].attempts;
+  }
+
+  async markUsed(manager: EntityManager, codeId: string): Promise<void> {
+    await sql(manager, `UPDATE visitor_login_codes SET used_at = now() WHERE id = $1`, [codeId]);
+  }
+
+  /** Whether the code can still be used (the mail job checks before sending). */
+  async codeUsable(codeId: string): Promise<boolean> {
+    const rows = await sql(
+      this.dataSource,
+      `SELECT 1 FROM visitor_login_codes
+       WHERE id = $1 AND used_at IS NULL AND burned_at IS NULL AND expires_at > now()`,
+      [codeId],
+    );
+    return rows.length > 0;
+  }
+
+  async trusted(organizationId: string): Promise<TrustedLoginRow> {
+    const rows = await sql<TrustedLoginRow>(
+      this.dataSource,
+      `SELECT enabled, secret_hash, secret_prefix FROM trusted_login_settings
+       WHERE organization_id = $1`,
+      [organizationId],
+    );
+    return rows[0] ?? { enabled: false, secret_hash: null, secret_prefix: null };
+  }
+
+  async saveTrustedSecret(organizationId: string, hash: Buffer, prefix: string) {
+    const rows = await sql<TrustedLoginRow>(
+      this.dataSource,
+      `INSERT INTO trusted_login_settings (organization_id, secret_hash, secret_prefix, secret_created_at)
+       VALUES ($1, $2, $3, now())
+       ON CONFLICT (organization_id) DO UPDATE SET secret_hash = EXCLUDED.secret_hash,
+         secret_prefix = EXCLUDED.secret_prefix, secret_created_at = now(), updated_at = now()
+       RETURNING enabled, secret_hash, secret_prefix`,
+      [organizationId, hash, prefix],
+    );
+    return rows[0];
+  }
+
+  /**
+   * Switches trusted login (the caller checked that a secret exists before enabling; without a
+   * row there is nothing to switch off).
+   */
+  async setTrustedEnabled(organizationId: string, enabled: boolean): Promise<TrustedLoginRow> {
+    const rows = await sql<TrustedLoginRow>(
+      this.dataSource,
+      `UPDATE trusted_login_settings SET enabled = $2, updated_at = now()
+       WHERE organization_id = $1 RETURNING enabled, secret_hash, secret_prefix`,
+      [organizationId, enabled],
+    );
+    return rows[0] ?? { enabled: false, secret_hash: null, secret_prefix: null };
+  }
+
+  /** Claims a visitor message for a keyword reply; false when it was answered already. */
+  async claimReply(organizationId: string, messageId: string, ruleId: string): Promise<boolean> {
+    const rows = await sql(
+      this.dataSource,
+      `INSERT INTO data_lookup_replies (message_id, organization_id, rule_id) VALUES ($1, $2, $3)
+       ON CONFLICT (message_id) DO NOTHING RETURNING message_id`,
+      [messageId, organizationId, ruleId],
+    );
+    return rows.length > 0;
+  }
+
+  async releaseReply(messageId: string): Promise<void> {
+    await sql(this.dataSource, `DELETE FROM data_lookup_replies WHERE message_id = $1`, [
+      messageId,
+    ]);
+  }
+}

@@ -1,0 +1,36 @@
+import { Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
+import { createTransport, type Transporter } from 'nodemailer';
+import { AppConfig } from '../../config/app-config';
+
+/**
+ * Sends one-time login codes over SMTP (`SMTP_URL`, from `MAIL_FROM`). Without SMTP_URL the mail
+ * is written to the log instead, code included, so a local setup can still log in.
+ */
+@Injectable()
+export class LoginCodeMailer implements OnApplicationShutdown {
+  private readonly logger = new Logger('login-code-mail');
+  private transport?: Transporter;
+
+  constructor(private readonly config: AppConfig) {}
+
+  async send(mail: { to: string; name: string | null; code: string; minutes: number }) {
+    const greeting = mail.name ? `Hello ${mail.name},` : 'Hello,';
+    const text = `${greeting}\n\nYour login code is ${mail.code}. It is valid for ${mail.minutes} minutes and can be used once.\n\nIf you did not ask for it, ignore this mail.\n`;
+    const url = this.config.env.SMTP_URL;
+    if (!url) {
+      this.logger.log({ msg: 'login code mail (SMTP_URL unset)', to: mail.to, code: mail.code });
+      return;
+    }
+    this.transport ??= createTransport(url);
+    await this.transport.sendMail({
+      from: this.config.env.MAIL_FROM,
+      to: mail.to,
+      subject: `Your login code: ${mail.code}`,
+      text,
+    });
+  }
+
+  onApplicationShutdown(): void {
+    this.transport?.close();
+  }
+}

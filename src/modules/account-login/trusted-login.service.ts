@@ -1,0 +1,110 @@
+import { Injectable } from '@nestjs/common';
+import { randomBase62, sameBytes, sha256 } from '../../common/crypto/secrets';
+import { AppError } from '../../common/errors/app-error';
+import { AppConfig } from '../../config/app-config';
+import { DataLookupService } from '../data-lookup/data-lookup.service';
+import { OrganizationsService } from '../organizations/organizations.service';
+import { SitesService } from '../sites/sites.service';
+import { VisitorsService } from '../visitors/visitors.service';
+import { type TrustedLoginRow, AccountLoginRepository } from './account-login.repository';
+import { AccountLoginService } from './account-login.service';
+import { REPLIES } from './login-replies';
+
+export const TRUSTED_LOGIN_HEADER = 'X-Service-Visitor-Login-Secret';
+const PREFIX_LENGTH = 8;
+
+/**
+ * Trusted login: the site owner's backend logs a visitor in by email, skipping the code, with the
+ * organization's secret (`vls_` + 40 base62, stored as SHA-256, shown once). Owners and admins
+ * create or rotate it (the old one stops at once) and switch the login on and off.
+ */
+@Injectable()
+export class TrustedLoginService {
+  constructor(
+    private readonly repository: AccountLoginRepository,
+    private readonly accountLogin: AccountLoginService,
+    private readonly dataLookup: DataLookupService,
+    private readonly organizations: OrganizationsService,
+    private readonly sites: SitesService,
+    private readonly visitors: VisitorsService,
+    private readonly config: AppConfig,
+  ) {}
+
+  async status(organizationId: string) {
+    return this.toStatus(await this.repository.trusted(organizationId));
+  }
+
+  async rotate(organizationId: string) {
+    await this.organizations.requireFeature(organizationId, 'trusted_login');
+    const secret = `vls_${randomBase62(40)}`;
+    const row = await this.repository.saveTrustedSecret(
+      organizationId,
+      sha256(secret),
+      secret.slice(0, PREFIX_LENGTH),
+    );
+    return { plain_text_secret: secret, trusted_login: this.toStatus(row) };
+  }
+
+  async setEnabled(organizationId: string, enabled: boolean) {
+    await this.organizations.requireFeature(organizationId, 'trusted_login');
+    if (enabled && !(await this.repository.trusted(organizationId)).secret_hash) {
+      throw AppError.invalid('enabled', 'Generate a secret before enabling trusted login.');
+    }
+    return this.toStatus(await this.repository.setTrustedEnabled(organizationId, enabled));
+  }
+
+  /**
+   * `POST /visitor-account-login/trusted`. In order: the site (404), the secret (401), the plan
+   * and the switch (403), the subscription (402), the site's login settings (403), the visitor
+   * (404); then the email is matched against the lookup columns.
+   */
+  async login(
+    secret: string | undefined,
+    input: { widget_key: string; visitor_uid: string; email: string },
+  ) {
+    const site = await this.sites.findActiveByWidgetKey(input.widget_key);
+    if (!site) throw AppError.notFound();
+    const organizationId = site.organization_id;
+    const trusted = await this.repository.trusted(organizationId);
+    if (!secret || !trusted.secret_hash || !sameBytes(sha256(secret), trusted.secret_hash)) {
+      throw AppError.unauthenticated();
+    }
+    await this.organizations.requireFeature(organizationId, 'trusted_login');
+    if (!trusted.enabled) throw AppError.forbidden('Trusted visitor login is disabled.');
+    this.organizations.requireActiveSubscription(await this.organizations.get(organizationId));
+    const scope = { organizationId, siteId: site.id };
+    const lookup = await this.accountLogin.loginLookup(scope);
+    const visitorId = await this.visitors.idByUid(site.id, input.visitor_uid);
+    if (!visitorId) throw AppError.notFound();
+    const visitor = { ...scope, allowedDomains: site.allowed_domains, visitorId };
+
+    const email = input.email.trim();
+    const accounts = await this.dataLookup.findAccounts(lookup, email);
+    if (accounts.length !== 1) {
+      return {
+        success: false,
+        reply_body: REPLIES.trustedNoAccount,
+        visitor_profile: await this.accountLogin.profile(
+          visitor,
+          await this.accountLogin.current(visitor, lookup),
+        ),
+      };
+    }
+    const login = await this.accountLogin.complete(visitor, lookup, accounts[0], email, 'trusted');
+    return {
+      success: true,
+      reply_body: REPLIES.loggedIn(accounts[0].name ?? email),
+      visitor_profile: await this.accountLogin.profile(visitor, login),
+    };
+  }
+
+  private toStatus(row: TrustedLoginRow) {
+    return {
+      enabled: row.enabled,
+      secret_configured: row.secret_hash !== null,
+      secret_prefix: row.secret_prefix,
+      header: TRUSTED_LOGIN_HEADER,
+      endpoint: `${this.config.publicUrl}/api/visitor-account-login/trusted`,
+    };
+  }
+}
