@@ -1,0 +1,371 @@
+import request from 'supertest';
+import { registerOrganization, type Registered } from '../factories/identity';
+import { type AppProcess, eventually, startApp } from '../utils/app-process';
+import { createTestDatabase, dropTestDatabase } from '../utils/database';
+import {
+  createOwnerDatabase,
+  type OwnerDatabase,
+  shopSettings,
+  startRelay,
+  tableOf,
+} from '../utils/owner-database';
+import { connect, type TestSocket } from '../utils/sockets';
+
+interface Session {
+  visitor_uid: string;
+  session_token: string;
+  conversation_id: number;
+}
+
+interface Message {
+  id: number;
+  body: string;
+  sender_type: string;
+  conversation_id: number;
+}
+
+const INJECTIONS = [
+  "' OR '1'='1",
+  "TXN-B1' OR customer_id = 2 --",
+  '1; DROP TABLE payments; --',
+  "') UNION SELECT txn_id, utr, amount::text, status, paid_at::text FROM payments --",
+  '"customer_id"',
+  '$1',
+];
+
+/**
+ * What a logged-in visitor reads of the owner's records: the record search (only ever the
+ * account's rows, whatever the filters hold), keyword bot replies with pages and row actions, and
+ * an owner database that is away or slow answering 503 within the timeout, never a 500.
+ */
+describe('data lookup', () => {
+  let databaseUrl: string;
+  let app: AppProcess;
+  let direct: string;
+  let owner: OwnerDatabase;
+  let org: Registered;
+  const sockets: TestSocket[] = [];
+
+  const agent = (token = org.token) => ({ Authorization: `Bearer ${token}` });
+  const bearer = (session: Session) => ({ Authorization: `Bearer ${session.session_token}` });
+  const setUp = async (who: Registered, settings: object) => {
+    await request(app.url)
+      .patch(`/api/agent/sites/${who.site.id}`)
+      .set(agent(who.token))
+      .send({ widget_settings: { visitor_account_login: { enabled: true } } })
+      .expect(200);
+    await request(app.url)
+      .put(`/api/agent/sites/${who.site.id}/data-lookup`)
+      .set(agent(who.token))
+      .send(settings)
+      .expect(200);
+  };
+  /** A visitor logged in as `email` (settings without a code). */
+  const visitorOf = async (email: string, site = org.site): Promise<Session> => {
+    const session = (
+      await request(app.url)
+        .post('/api/widget/init')
+        .send({ widget_key: site.widget_key })
+        .expect(200)
+    ).body as Session;
+    const res = await request(app.url)
+      .post('/api/widget/account-login')
+      .set(bearer(session))
+      .send({ identifier: email })
+      .expect(200);
+    expect(res.body.success).toBe(true);
+    return session;
+  };
+  const search = (session: Session, filters?: Record<string, string>) =>
+    request(app.url)
+      .post('/api/widget/filter-records/search')
+      .set(bearer(session))
+      .send({ filters });
+  const txns = (body: string) => tableOf(body).rows.map((row) => row[0]);
+  const say = async (session: Session, body: string) =>
+    (
+      await request(app.url)
+        .post('/api/widget/messages')
+        .set(bearer(session))
+        .send({ body })
+        .expect(201)
+    ).body.data as Message;
+  const botReplyAfter = (session: Session, message: Message) =>
+    eventually(async () => {
+      const res = await request(app.url)
+        .get(`/api/widget/messages?after_id=${message.id}`)
+        .set(bearer(session))
+        .expect(200);
+      return (res.body.data as Message[]).find((m) => m.sender_type === 'bot');
+    });
+
+  beforeAll(async () => {
+    owner = await createOwnerDatabase();
+    databaseUrl = await createTestDatabase();
+    app = await startApp({ DATABASE_URL: databaseUrl });
+    direct = `http://127.0.0.1:${app.port}`;
+    org = await registerOrganization(app.url, 'Shop');
+    await setUp(org, shopSettings(owner.readerUrl));
+  });
+
+  afterAll(async () => {
+    for (const socket of sockets) socket.close();
+    await app?.stop();
+    await dropTestDatabase(databaseUrl);
+    await owner?.drop();
+  });
+
+  describe('record search', () => {
+    it('asks a visitor who is not logged in to log in', async () => {
+      const session = (
+        await request(app.url)
+          .post('/api/widget/init')
+          .send({ widget_key: org.site.widget_key })
+          .expect(200)
+      ).body as Session;
+      const res = await search(session, { txn: 'TXN-A1' }).expect(200);
+      expect(res.body).toMatchObject({
+        success: false,
+        body: 'Please log in to see your payments.',
+      });
+    });
+
+    it("shows only the account's rows, newest first, as table markup", async () => {
+      const ada = await visitorOf('ada@example.test');
+      const all = await search(ada).expect(200);
+      expect(all.body.success).toBe(true);
+      const table = tableOf(all.body.body);
+      expect(table.columns).toEqual(['txn_id', 'utr', 'amount', 'status', 'paid_at']);
+      expect(txns(all.body.body)).toEqual(['TXN-A3', 'TXN-A2', 'TXN-A1']);
+      expect(table.rows[2].slice(0, 4)).toEqual(['TXN-A1', 'UTR-A1', '10.50', 'success']);
+
+      expect(txns((await search(ada, { txn: 'TXN-A2' }).expect(200)).body.body)).toEqual([
+        'TXN-A2',
+      ]);
+      expect(txns((await search(ada, { utr: 'UTR-A1' }).expect(200)).body.body)).toEqual([
+        'TXN-A1',
+      ]);
+      expect(txns((await search(ada, { status: 'SUCCESS' }).expect(200)).body.body)).toEqual([
+        'TXN-A3',
+        'TXN-A1',
+      ]);
+      expect(
+        txns((await search(ada, { mobile: '+44 20 7946 0001' }).expect(200)).body.body),
+      ).toHaveLength(3);
+      // Days in the site's time zone (UTC), both ends included.
+      const range = await search(ada, { date_from: '2026-01-10', date_to: '2026-02-05' }).expect(
+        200,
+      );
+      expect(txns(range.body.body)).toEqual(['TXN-A2', 'TXN-A1']);
+    });
+
+    it("never shows another account's rows: not by its transaction id, nor by injection", async () => {
+      const ada = await visitorOf('ada@example.test');
+      const bobs = await search(ada, { txn: 'TXN-B1' }).expect(200);
+      expect(bobs.body).toEqual(
+        expect.objectContaining({ success: true, body: 'No matching payments.' }),
+      );
+      for (const attempt of INJECTIONS) {
+        for (const key of ['txn', 'utr', 'status', 'mobile']) {
+          const res = await search(ada, { [key]: attempt }).expect(200);
+          expect(res.body.body).toBe('No matching payments.');
+        }
+        for (const key of ['date_from', 'date_to'])
+          await search(ada, { [key]: attempt }).expect(422);
+      }
+      const [{ n }] = (await owner.query(`SELECT count(*)::int AS n FROM payments`)) as {
+        n: number;
+      }[];
+      expect(n).toBe(5);
+      const bob = await visitorOf('bob@example.test');
+      expect(txns((await search(bob).expect(200)).body.body)).toEqual(['TXN-B2', 'TXN-B1']);
+    });
+
+    it('refuses presets the site does not map (422 naming them)', async () => {
+      const other = await registerOrganization(app.url, 'Narrow');
+      const settings = shopSettings(owner.readerUrl);
+      await setUp(other, {
+        ...settings,
+        filter_record: { ...settings.filter_record, filters: { txn: 'txn_id' } },
+      });
+      const session = await visitorOf('ada@example.test', other.site);
+      const res = await search(session, { utr: 'UTR-A1', date_from: '2026-01-01' }).expect(422);
+      expect(Object.keys(res.body.errors).sort()).toEqual(['filters.date_from', 'filters.utr']);
+      await search(session, { txn: 'TXN-A1' }).expect(200);
+    });
+  });
+
+  describe('keyword replies', () => {
+    it('answer a logged-in visitor with the first page as a bot message, pushed on the socket', async () => {
+      const ada = await visitorOf('ada@example.test');
+      const socket = await connect(direct, '/widget', ada.session_token);
+      sockets.push(socket);
+      const message = await say(ada, 'Where is my ORDER?');
+      const reply = await botReplyAfter(ada, message);
+      const pushed = await socket.next<Message>('message.created', (m) => m.sender_type === 'bot');
+      expect(pushed.id).toBe(reply.id);
+      expect(reply.body.startsWith('My orders\n')).toBe(true);
+      const table = tableOf(reply.body);
+      expect(table).toMatchObject({
+        columns: ['id', 'total', 'status', 'created_at'],
+        rule_id: 'orders',
+        page: 1,
+        has_more: true,
+        row_key: 'id',
+        actions: [{ id: 'track', label: 'Track' }],
+      });
+      expect(table.rows.map((row) => row[0])).toEqual(['7', '6', '5']);
+
+      // Later pages, until there is no more.
+      const page = (number: number) =>
+        request(app.url)
+          .post('/api/widget/data-lookup/paginate')
+          .set(bearer(ada))
+          .send({
+            conversation_id: reply.conversation_id,
+            rule_id: 'orders',
+            page: number,
+            trigger_message: message.id,
+          })
+          .expect(200);
+      const second = await page(2);
+      expect(second.body).toMatchObject({ page: 2, has_more: true });
+      expect(tableOf(second.body.reply_body).rows.map((row) => row[0])).toEqual(['4', '3', '2']);
+      const third = await page(3);
+      expect(third.body).toMatchObject({ page: 3, has_more: false });
+      expect(tableOf(third.body.reply_body).rows.map((row) => row[0])).toEqual(['1']);
+    });
+
+    it('stay silent for visitors who are not logged in and for other words', async () => {
+      const ada = await visitorOf('ada@example.test');
+      const quiet = await say(ada, 'bordering on nothing');
+      const session = (
+        await request(app.url)
+          .post('/api/widget/init')
+          .send({ widget_key: org.site.widget_key })
+          .expect(200)
+      ).body as Session;
+      const anonymous = await say(session, 'my orders please');
+      // A message after both shows the worker has passed them.
+      const trigger = await say(ada, 'orders');
+      await botReplyAfter(ada, trigger);
+      for (const [who, after] of [
+        [ada, quiet],
+        [session, anonymous],
+      ] as const) {
+        const res = await request(app.url)
+          .get(`/api/widget/messages?after_id=${after.id}`)
+          .set(bearer(who))
+          .expect(200);
+        const bots = (res.body.data as Message[]).filter(
+          (m) => m.sender_type === 'bot' && m.id < trigger.id,
+        );
+        expect(bots).toEqual([]);
+      }
+    });
+  });
+
+  describe('row actions', () => {
+    const act = (
+      session: Session,
+      conversationId: number,
+      row: Record<string, unknown>,
+      extra = {},
+    ) =>
+      request(app.url)
+        .post('/api/widget/data-lookup/row-action')
+        .set(bearer(session))
+        .send({
+          conversation_id: conversationId,
+          rule_id: 'orders',
+          action_id: 'track',
+          row,
+          ...extra,
+        });
+
+    it("render the reply from the account's own row, HTML-escaped", async () => {
+      const ada = await visitorOf('ada@example.test');
+      const message = await say(ada, 'orders');
+      const conversation = message.conversation_id;
+      const res = await act(ada, conversation, { id: '6', status: 'forged' }).expect(200);
+      expect(res.body.reply_body).toBe('Order 6 is shipped.');
+      await act(ada, conversation, { id: 6 }).expect(200);
+      // Bob's order, or anything that is not one of Ada's rows, is not found.
+      await act(ada, conversation, { id: '100' }).expect(404);
+      for (const attempt of INJECTIONS) await act(ada, conversation, { id: attempt }).expect(404);
+      await act(ada, conversation, {}).expect(422);
+      await act(ada, conversation, { id: '6' }, { action_id: 'cancel' }).expect(422);
+      await act(ada, conversation, { id: '6' }, { rule_id: 'nope' }).expect(422);
+
+      const bob = await visitorOf('bob@example.test');
+      const bobMessage = await say(bob, 'hello');
+      const escaped = await act(bob, bobMessage.conversation_id, { id: '100' }).expect(200);
+      expect(escaped.body.reply_body).toBe('Order 100 is &lt;img src=x onerror=alert(1)&gt;.');
+      // Another visitor's conversation is not found; a closed one is a conflict.
+      await act(bob, conversation, { id: '100' }).expect(404);
+      await request(app.url).post('/api/widget/end-chat').set(bearer(bob)).send({}).expect(200);
+      await act(bob, bobMessage.conversation_id, { id: '100' }).expect(409);
+    });
+  });
+
+  describe('an owner database that fails', () => {
+    it('answers 503 within the timeout when it is slow', async () => {
+      const slow = await registerOrganization(app.url, 'Slow');
+      const settings = shopSettings(owner.readerUrl);
+      await setUp(slow, { ...settings, rules: [{ ...settings.rules[0], table: 'slow_orders' }] });
+      const ada = await visitorOf('ada@example.test', slow.site);
+      const message = await say(ada, 'orders');
+      const started = Date.now();
+      const res = await request(app.url)
+        .post('/api/widget/data-lookup/paginate')
+        .set(bearer(ada))
+        .send({ conversation_id: message.conversation_id, rule_id: 'orders', page: 2 })
+        .expect(503);
+      expect(Date.now() - started).toBeLessThan(4500);
+      expect(res.body).toMatchObject({ status: false, error_code: 'service_unavailable' });
+      expect(res.body.message).toContain('did not answer in time');
+      // The keyword reply tells the visitor instead of failing silently.
+      const reply = await botReplyAfter(ada, message);
+      expect(reply.body).toContain('did not answer in time');
+    });
+
+    it('answers 503 at once when it is gone, and within the timeout when it does not answer', async () => {
+      const relay = await startRelay(owner.readerUrl);
+      const away = await registerOrganization(app.url, 'Away');
+      await setUp(away, shopSettings(relay.url));
+      const ada = await visitorOf('ada@example.test', away.site);
+      await search(ada).expect(200);
+
+      relay.blackhole();
+      let started = Date.now();
+      let res = await search(ada).expect(503);
+      expect(Date.now() - started).toBeLessThan(4500);
+      expect(res.body.error_code).toBe('service_unavailable');
+      const session = (
+        await request(app.url)
+          .post('/api/widget/init')
+          .send({ widget_key: away.site.widget_key })
+          .expect(200)
+      ).body as Session;
+      started = Date.now();
+      await request(app.url)
+        .post('/api/widget/account-login')
+        .set(bearer(session))
+        .send({ identifier: 'ada@example.test' })
+        .expect(503);
+      expect(Date.now() - started).toBeLessThan(4500);
+
+      await relay.refuse();
+      started = Date.now();
+      res = await search(ada).expect(503);
+      expect(Date.now() - started).toBeLessThan(1500);
+      expect(res.body.message).toContain('cannot be reached');
+      await request(app.url)
+        .post(`/api/agent/sites/${away.site.id}/data-lookup/test`)
+        .set(agent(away.token))
+        .expect(422);
+      // The service itself is fine.
+      await request(app.url).get('/health/ready').expect(200);
+    });
+  });
+});

@@ -1,0 +1,92 @@
+import type { AddressInfo } from 'node:net';
+import { SMTPServer } from 'smtp-server';
+
+export interface CapturedMail {
+  from: string;
+  to: string[];
+  raw: string;
+}
+
+export interface SmtpCapture {
+  /** `smtp://127.0.0.1:<port>`, for SMTP_URL. */
+  url: string;
+  mails: CapturedMail[];
+  /** Resolves with the first mail (already received or coming) to `address` that `match` accepts. */
+  next(
+    address: string,
+    match?: (mail: CapturedMail) => boolean,
+    ms?: number,
+  ): Promise<CapturedMail>;
+  close(): Promise<void>;
+}
+
+/** A real SMTP server on a free local port that keeps every mail it is given (no auth, no TLS). */
+export async function startSmtp(): Promise<SmtpCapture> {
+  const mails: CapturedMail[] = [];
+  const waiters: {
+    address: string;
+    match: (mail: CapturedMail) => boolean;
+    resolve: (mail: CapturedMail) => void;
+  }[] = [];
+  const taken = new Set<CapturedMail>();
+  const server = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ['STARTTLS', 'AUTH'],
+    logger: false,
+    onData(stream, session, callback) {
+      const chunks: Buffer[] = [];
+      stream.on('data', (chunk: Buffer) => chunks.push(chunk));
+      stream.on('end', () => {
+        const mail: CapturedMail = {
+          from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
+          to: session.envelope.rcptTo.map((rcpt) => rcpt.address),
+          raw: Buffer.concat(chunks).toString('utf8'),
+        };
+        mails.push(mail);
+        const index = waiters.findIndex((w) => mail.to.includes(w.address) && w.match(mail));
+        if (index >= 0) {
+          taken.add(mail);
+          waiters.splice(index, 1)[0].resolve(mail);
+        }
+        callback();
+      });
+    },
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.server.address() as AddressInfo;
+  return {
+    url: `smtp://127.0.0.1:${port}`,
+    mails,
+    next(address, match = () => true, ms = 10_000) {
+      const seen = mails.find(
+        (mail) => !taken.has(mail) && mail.to.includes(address) && match(mail),
+      );
+      if (seen) {
+        taken.add(seen);
+        return Promise.resolve(seen);
+      }
+      return new Promise((resolve, reject) => {
+        const timer = setTimeout(
+          () => reject(new Error(`no mail to ${address} within ${ms} ms`)),
+          ms,
+        );
+        waiters.push({
+          address,
+          match,
+          resolve: (mail) => {
+            clearTimeout(timer);
+            resolve(mail);
+          },
+        });
+      });
+    },
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+/** The 6-digit code of a login-code mail. */
+export function codeOf(mail: CapturedMail): string {
+  const match = /login code is (\d{6})/.exec(mail.raw);
+  if (!match) throw new Error(`no code in mail:\n${mail.raw}`);
+  return match[1];
+}
