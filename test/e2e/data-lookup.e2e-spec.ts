@@ -60,14 +60,16 @@ describe('data lookup', () => {
       .send(settings)
       .expect(200);
   };
-  /** A visitor logged in as `email` (settings without a code). */
-  const visitorOf = async (email: string, site = org.site): Promise<Session> => {
-    const session = (
+  const init = async (site = org.site): Promise<Session> =>
+    (
       await request(app.url)
         .post('/api/widget/init')
         .send({ widget_key: site.widget_key })
         .expect(200)
     ).body as Session;
+  /** A visitor logged in as `email` (settings without a code). */
+  const visitorOf = async (email: string, site = org.site): Promise<Session> => {
+    const session = await init(site);
     const res = await request(app.url)
       .post('/api/widget/account-login')
       .set(bearer(session))
@@ -117,12 +119,7 @@ describe('data lookup', () => {
 
   describe('record search', () => {
     it('asks a visitor who is not logged in to log in', async () => {
-      const session = (
-        await request(app.url)
-          .post('/api/widget/init')
-          .send({ widget_key: org.site.widget_key })
-          .expect(200)
-      ).body as Session;
+      const session = await init(org.site);
       const res = await search(session, { txn: 'TXN-A1' }).expect(200);
       expect(res.body).toMatchObject({
         success: false,
@@ -239,12 +236,7 @@ describe('data lookup', () => {
     it('stay silent for visitors who are not logged in and for other words', async () => {
       const ada = await visitorOf('ada@example.test');
       const quiet = await say(ada, 'bordering on nothing');
-      const session = (
-        await request(app.url)
-          .post('/api/widget/init')
-          .send({ widget_key: org.site.widget_key })
-          .expect(200)
-      ).body as Session;
+      const session = await init(org.site);
       const anonymous = await say(session, 'my orders please');
       // A message after both shows the worker has passed them.
       const trigger = await say(ada, 'orders');
@@ -341,12 +333,7 @@ describe('data lookup', () => {
       let res = await search(ada).expect(503);
       expect(Date.now() - started).toBeLessThan(4500);
       expect(res.body.error_code).toBe('service_unavailable');
-      const session = (
-        await request(app.url)
-          .post('/api/widget/init')
-          .send({ widget_key: away.site.widget_key })
-          .expect(200)
-      ).body as Session;
+      const session = await init(away.site);
       started = Date.now();
       await request(app.url)
         .post('/api/widget/account-login')

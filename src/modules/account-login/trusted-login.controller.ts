@@ -4,6 +4,7 @@ import {
   ApiHeader,
   ApiOkResponse,
   ApiOperation,
+  ApiSecurity,
   ApiTags,
 } from '@nestjs/swagger';
 import { Agent, CurrentAgent, Public } from '../../common/auth/auth.decorators';
@@ -61,6 +62,9 @@ export class TrustedLoginController {
   @Post('trusted')
   @HttpCode(200)
   @Public()
+  // The widget key travels in the body; the secret header below is the credential proper (the
+  // document has no scheme of its own for it yet).
+  @ApiSecurity('widget_key')
   @ApiHeader({
     name: 'X-Service-Visitor-Login-Secret',
     required: false,
