@@ -76,6 +76,7 @@ export class DataLookupService {
     const open = () => (url ??= this.secrets.open(row.url_sealed));
     return {
       siteId,
+      // The URL stays sealed here; the pool opens it when it first connects.
       settings: toSettings(site, row, ''),
       widget,
       database: this.owners.forSite(siteId, row.url_sealed, open),

@@ -45,10 +45,16 @@ export class PostgresOwnerDatabase implements OwnerDatabase {
     }
     let broken = false;
     try {
-      await client.query(
-        `BEGIN READ ONLY; SET LOCAL statement_timeout = ${STATEMENT_TIMEOUT_MS}` +
-          (options.timeZone ? `; SET LOCAL TimeZone = ${escapeLiteral(options.timeZone)}` : ''),
-      );
+      try {
+        await client.query(
+          `BEGIN READ ONLY; SET LOCAL statement_timeout = ${STATEMENT_TIMEOUT_MS}` +
+            (options.timeZone ? `; SET LOCAL TimeZone = ${escapeLiteral(options.timeZone)}` : ''),
+        );
+      } catch (error) {
+        // Not a value of the visitor's (a time zone the server does not know, say): a failure.
+        const failure = classify(error);
+        throw failure?.kind === 'value' ? new OwnerDatabaseError('failed', failure.reason) : error;
+      }
       const query: ReadQuery = async <R extends object>(text: string, values: unknown[] = []) =>
         (await client.query<R>(text, values)).rows;
       const result = await work(query);
