@@ -25,20 +25,58 @@ function result(count: number, limit: number, resetAt: Date): RateLimitResult {
   return { count, limit, remaining: Math.max(0, limit - count), resetAt, allowed: count <= limit };
 }
 
-export class PostgresRateLimitStore implements RateLimitStore {
-  constructor(private readonly dataSource: DataSource) {}
+interface Waiter {
+  limit: number;
+  resolve: (result: RateLimitResult) => void;
+  reject: (error: unknown) => void;
+}
 
-  async hit(key: string, limit: number, windowMs: number): Promise<RateLimitResult> {
-    const rows: { hits: number; reset_at: Date }[] = await this.dataSource.query(
-      `INSERT INTO rate_limit_hits AS r (key, hits, reset_at)
-       VALUES ($1, 1, now() + $2 * interval '1 millisecond')
-       ON CONFLICT (key) DO UPDATE SET
-         hits = CASE WHEN r.reset_at <= now() THEN 1 ELSE r.hits + 1 END,
-         reset_at = CASE WHEN r.reset_at <= now() THEN EXCLUDED.reset_at ELSE r.reset_at END
-       RETURNING hits, reset_at`,
-      [key, windowMs],
-    );
-    return result(rows[0].hits, limit, new Date(rows[0].reset_at));
+/**
+ * Every hit is one increment of the key's row, so the count is exact across instances. Hits on
+ * the same key that arrive while this instance's previous statement for it is still running are
+ * sent together as one `+n` (they would only have queued on the row lock), and each gets its own
+ * place in the count: a burst of n costs one round trip instead of n, and no hit is dropped.
+ */
+export class PostgresRateLimitStore implements RateLimitStore {
+  /** Hits waiting for the statement in flight for their key and window. */
+  private readonly waiting = new Map<string, Waiter[]>();
+  private readonly inFlight = new Set<string>();
+
+  constructor(private readonly dataSource: Pick<DataSource, 'query'>) {}
+
+  hit(key: string, limit: number, windowMs: number): Promise<RateLimitResult> {
+    return new Promise((resolve, reject) => {
+      const slot = `${windowMs}:${key}`;
+      const queue = this.waiting.get(slot);
+      if (queue) queue.push({ limit, resolve, reject });
+      else this.waiting.set(slot, [{ limit, resolve, reject }]);
+      if (!this.inFlight.has(slot)) void this.send(slot, key, windowMs);
+    });
+  }
+
+  private async send(slot: string, key: string, windowMs: number): Promise<void> {
+    const waiters = this.waiting.get(slot) ?? [];
+    this.waiting.delete(slot);
+    this.inFlight.add(slot);
+    try {
+      const rows: { hits: number; reset_at: Date }[] = await this.dataSource.query(
+        `INSERT INTO rate_limit_hits AS r (key, hits, reset_at)
+         VALUES ($1, $3, now() + $2 * interval '1 millisecond')
+         ON CONFLICT (key) DO UPDATE SET
+           hits = CASE WHEN r.reset_at <= now() THEN EXCLUDED.hits ELSE r.hits + EXCLUDED.hits END,
+           reset_at = CASE WHEN r.reset_at <= now() THEN EXCLUDED.reset_at ELSE r.reset_at END
+         RETURNING hits, reset_at`,
+        [key, windowMs, waiters.length],
+      );
+      const resetAt = new Date(rows[0].reset_at);
+      const first = rows[0].hits - waiters.length + 1;
+      waiters.forEach((waiter, i) => waiter.resolve(result(first + i, waiter.limit, resetAt)));
+    } catch (error) {
+      for (const waiter of waiters) waiter.reject(error);
+    } finally {
+      this.inFlight.delete(slot);
+      if (this.waiting.has(slot)) void this.send(slot, key, windowMs);
+    }
   }
 }
 
