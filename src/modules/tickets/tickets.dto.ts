@@ -19,6 +19,7 @@ import {
   TICKET_STATUSES,
   type TicketCommentRow,
   type TicketListRow,
+  type TicketSummaryRow,
   type TicketPriority,
   type TicketRow,
   type TicketStatus,
@@ -179,7 +180,7 @@ export const toTicketSummary = (
   source: ticket.source,
 });
 
-export const toTicketListItem = (ticket: TicketListRow): TicketListItemDto => ({
+export const toTicketListItem = (ticket: TicketSummaryRow): TicketListItemDto => ({
   ...toTicketSummary(ticket),
   created_at: iso(ticket.created_at),
 });

@@ -29,6 +29,12 @@ export interface TicketRow {
 /** A ticket as lists show it: everything but the (long) description. */
 export type TicketListRow = Omit<TicketRow, 'organization_id' | 'description'>;
 
+/** A ticket as the public API lists it. */
+export type TicketSummaryRow = Pick<
+  TicketRow,
+  'id' | 'ticket_number' | 'subject' | 'status' | 'priority' | 'source' | 'created_at'
+>;
+
 export const TICKET_SOURCES = ['api', 'widget', 'dashboard'] as const;
 export type TicketSource = (typeof TICKET_SOURCES)[number];
 
@@ -72,6 +78,7 @@ export interface TicketChanges {
 
 const LIST_COLUMNS =
   'id, site_id, visitor_id, ticket_number, subject, status, priority, source, customer_name, customer_email, assigned_agent_id, created_at, updated_at';
+const SUMMARY_COLUMNS = 'id, ticket_number, subject, status, priority, source, created_at';
 const COLUMNS = `${LIST_COLUMNS}, organization_id, description`;
 const COMMENT_COLUMNS = 'id, body, is_internal, author_type, author_id, created_at';
 
@@ -98,22 +105,34 @@ export class TicketsRepository {
   constructor(private readonly dataSource: DataSource) {}
 
   /** A page of tickets, newest first, optionally of one status, one priority and one assignee. */
-  async page(
+  page(
     organizationId: string,
     filter: TicketFilter,
     page: { perPage: number; offset: number },
   ): Promise<{ rows: TicketListRow[]; total: number }> {
+    return this.pageOf<TicketListRow>(LIST_COLUMNS, organizationId, filter, page);
+  }
+
+  /** The same page with only the columns the public API lists. */
+  summaryPage(
+    organizationId: string,
+    filter: TicketFilter,
+    page: { perPage: number; offset: number },
+  ): Promise<{ rows: TicketSummaryRow[]; total: number }> {
+    return this.pageOf<TicketSummaryRow>(SUMMARY_COLUMNS, organizationId, filter, page);
+  }
+
+  private pageOf<T>(
+    columns: string,
+    organizationId: string,
+    filter: TicketFilter,
+    page: { perPage: number; offset: number },
+  ): Promise<{ rows: T[]; total: number }> {
     const parameters: unknown[] = [organizationId];
     const conditions = ['organization_id = $1', ...deskFields(parameters, filter)];
-    return pageOf<TicketListRow>(
+    return pageOf<T>(
       this.dataSource,
-      {
-        columns: LIST_COLUMNS,
-        from: 'tickets',
-        where: conditions.join(' AND '),
-        parameters,
-        orderBy: 'id DESC',
-      },
+      { columns, from: 'tickets', where: conditions.join(' AND '), parameters, orderBy: 'id DESC' },
       page,
     );
   }

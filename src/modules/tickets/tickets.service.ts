@@ -88,6 +88,15 @@ export class TicketsService {
     return this.tickets.page(organizationId, filter, page);
   }
 
+  /** The public API's list: the same tickets, fewer columns. */
+  summaryPage(
+    organizationId: string,
+    filter: TicketFilter,
+    page: { perPage: number; offset: number },
+  ) {
+    return this.tickets.summaryPage(organizationId, filter, page);
+  }
+
   async get(organizationId: string, ticketId: string) {
     const ticket = await this.tickets.find(organizationId, ticketId);
     if (!ticket) throw AppError.notFound();
