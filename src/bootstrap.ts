@@ -28,6 +28,9 @@ export async function createApp(
     preview,
   });
   app.disable('x-powered-by');
+  // No route promises ETags or answers 304 (the spec has no conditional requests); Express would
+  // otherwise hash every JSON body.
+  app.set('etag', false);
   app.set('trust proxy', 'loopback, linklocal, uniquelocal');
   app.use(httpLogger(logger));
   // Browsers call the widget API from the sites that embed it; the guard then checks the origin
