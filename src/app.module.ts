@@ -1,9 +1,9 @@
 import { type DynamicModule, Module } from '@nestjs/common';
-import { APP_FILTER, APP_INTERCEPTOR, APP_PIPE } from '@nestjs/core';
+import { APP_FILTER, APP_GUARD, APP_PIPE } from '@nestjs/core';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { CryptoModule } from './common/crypto/crypto.module';
 import { AllExceptionsFilter } from './common/errors/all-exceptions.filter';
-import { EnvelopeInterceptor } from './common/http/envelope.interceptor';
+import { ResponseShapeGuard } from './common/http/response-shape.guard';
 import { createValidationPipe } from './common/http/validation.pipe';
 import { AppConfigModule } from './config/config.module';
 import type { Environment } from './config/environment';
@@ -21,7 +21,6 @@ import { RealtimeModule } from './modules/realtime/realtime.module';
 import { WebhooksModule } from './modules/webhooks/webhooks.module';
 import { WidgetModule } from './modules/widget/widget.module';
 import { HealthModule } from './modules/health/health.module';
-import { IdempotencyInterceptor } from './modules/idempotency/idempotency.interceptor';
 import { IdempotencyModule } from './modules/idempotency/idempotency.module';
 import { OutboxModule } from './modules/outbox/outbox.module';
 import { TicketsModule } from './modules/tickets/tickets.module';
@@ -66,9 +65,10 @@ export class AppModule {
       providers: [
         { provide: DATABASE_RUNTIME, useValue: database },
         { provide: APP_PIPE, useFactory: createValidationPipe },
-        // Outermost first: idempotency keeps and replays the final, enveloped response.
-        { provide: APP_INTERCEPTOR, useExisting: IdempotencyInterceptor },
-        { provide: APP_INTERCEPTOR, useClass: EnvelopeInterceptor },
+        // No global interceptor: a route with any pays for an Observable pipeline per request.
+        // Success bodies get their envelope from JsonExpressAdapter, told how by this guard;
+        // idempotency is per route (@Idempotent()).
+        { provide: APP_GUARD, useClass: ResponseShapeGuard },
         { provide: APP_FILTER, useClass: AllExceptionsFilter },
       ],
       exports: [DATABASE_RUNTIME],

@@ -4,6 +4,7 @@ import type { NestExpressApplication } from '@nestjs/platform-express';
 import { SwaggerModule } from '@nestjs/swagger';
 import type { Logger } from 'pino';
 import { AppModule, type AppModuleOptions } from './app.module';
+import { JsonExpressAdapter } from './common/http/json-express-adapter';
 import { buildOpenApiDocument } from './common/openapi/document';
 import cors from 'cors';
 import { httpLogger } from './common/logging/http-logger';
@@ -21,12 +22,16 @@ export async function createApp(
   logger: Logger,
   { preview = false }: { preview?: boolean } = {},
 ): Promise<NestExpressApplication> {
-  const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(options), {
-    bodyParser: false,
-    logger: new PinoNestLogger(logger),
-    abortOnError: false,
-    preview,
-  });
+  const app = await NestFactory.create<NestExpressApplication>(
+    AppModule.forRoot(options),
+    new JsonExpressAdapter(),
+    {
+      bodyParser: false,
+      logger: new PinoNestLogger(logger),
+      abortOnError: false,
+      preview,
+    },
+  );
   app.disable('x-powered-by');
   // No route promises ETags or answers 304 (the spec has no conditional requests); Express would
   // otherwise hash every JSON body.

@@ -24,3 +24,18 @@ export function defaultMessage(httpStatus: number): string {
   if (httpStatus === 202) return 'Accepted.';
   return 'OK';
 }
+
+/** A success body in its envelope: the route's message (or the status's default), then its fields. */
+export function enveloped(
+  httpStatus: number,
+  message: string | undefined,
+  body: unknown,
+): Record<string, unknown> {
+  const fields = body && typeof body === 'object' ? body : {};
+  return { ...envelope(httpStatus, message ?? defaultMessage(httpStatus)), ...fields };
+}
+
+/** A body that already is in its envelope (an idempotent response): sent as it is. */
+export class Enveloped {
+  constructor(readonly body: Record<string, unknown>) {}
+}

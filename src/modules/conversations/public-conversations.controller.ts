@@ -5,8 +5,9 @@ import type { ApiKeyPrincipal } from '../../common/auth/auth.types';
 import { ApiIdParam, IdParam } from '../../common/http/id-param';
 import { ListLink, PageQueryDto, pageRequest, paginate } from '../../common/http/pagination';
 import { ResponseMessage } from '../../common/http/response-message.decorator';
-import { ApiErrors, ApiIdempotent } from '../../common/openapi/api-errors.decorator';
+import { ApiErrors } from '../../common/openapi/api-errors.decorator';
 import { AppConfig } from '../../config/app-config';
+import { Idempotent } from '../idempotency/idempotent.decorator';
 import { toMessageDto } from '../messages/messages.dto';
 import {
   CloseConversationDto,
@@ -83,7 +84,7 @@ export class PublicConversationsController {
   }
 
   @Post(':conversation/messages')
-  @ApiIdempotent()
+  @Idempotent()
   @ApiKey('conversations:write')
   @ApiIdParam('conversation')
   @ApiOperation({ summary: 'Send an agent reply into the conversation' })
@@ -110,7 +111,7 @@ export class PublicConversationsController {
   }
 
   @Post(':conversation/close')
-  @ApiIdempotent()
+  @Idempotent()
   @HttpCode(200)
   @ApiKey('conversations:write')
   @ApiIdParam('conversation')

@@ -10,6 +10,8 @@ import type { AuthenticatedRequest } from '../../common/auth/auth.types';
 import { sha256, sameBytes } from '../../common/crypto/secrets';
 import { AppError } from '../../common/errors/app-error';
 import { renderError, StoredResponse } from '../../common/errors/render-error';
+import { Enveloped, enveloped } from '../../common/http/envelope';
+import { RESPONSE_SHAPE, type ShapedRequest } from '../../common/http/response-shape.guard';
 import { IdempotencyRepository } from './idempotency.repository';
 
 const HEADER = 'idempotency-key';
@@ -32,6 +34,10 @@ function canonical(value: unknown): string {
  * and body, errors included) is kept 24 hours per API key and key, and replayed with
  * `Idempotent-Replayed: true`. The same key with another endpoint or body is a 422; while the
  * first request runs, a second is a 409. A 5xx is not kept, so a retry runs again.
+ *
+ * Applied per route by `@Idempotent()` (a start-up check makes sure every public POST and PATCH
+ * has it), so GET routes carry no interceptor at all. It puts the body in its envelope itself,
+ * so that what it keeps and replays is the response exactly as sent.
  */
 @Injectable()
 export class IdempotencyInterceptor implements NestInterceptor {
@@ -41,7 +47,7 @@ export class IdempotencyInterceptor implements NestInterceptor {
 
   intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
     if (context.getType() !== 'http') return next.handle();
-    const request = context.switchToHttp().getRequest<AuthenticatedRequest>();
+    const request = context.switchToHttp().getRequest<AuthenticatedRequest & ShapedRequest>();
     const response = context.switchToHttp().getResponse<Response>();
     const header = request.headers[HEADER];
     if (!request.apiKey || !['POST', 'PATCH'].includes(request.method) || header === undefined)
@@ -80,17 +86,17 @@ export class IdempotencyInterceptor implements NestInterceptor {
             });
           }
           response.setHeader('Idempotent-Replayed', 'true');
-          return of(existing.body);
+          return of(new Enveloped(existing.body ?? {}));
         }
         return next.handle().pipe(
           // The record is complete before the response leaves, so a retry right after replays it.
-          mergeMap((body: unknown) =>
-            from(
-              this.records
-                .complete(apiKeyId, key, response.statusCode, body)
-                .then((): unknown => body),
-            ),
-          ),
+          mergeMap((body: unknown) => {
+            const status = response.statusCode;
+            const sent = enveloped(status, request[RESPONSE_SHAPE]?.message, body);
+            return from(
+              this.records.complete(apiKeyId, key, status, sent).then(() => new Enveloped(sent)),
+            );
+          }),
           catchError((error: unknown) => {
             const rendered = renderError(error);
             const settled =

@@ -5,8 +5,9 @@ import type { ApiKeyPrincipal } from '../../common/auth/auth.types';
 import { ApiIdParam, IdParam } from '../../common/http/id-param';
 import { ListLink, pageRequest, paginate } from '../../common/http/pagination';
 import { ResponseMessage } from '../../common/http/response-message.decorator';
-import { ApiErrors, ApiIdempotent } from '../../common/openapi/api-errors.decorator';
+import { ApiErrors } from '../../common/openapi/api-errors.decorator';
 import { AppConfig } from '../../config/app-config';
+import { Idempotent } from '../idempotency/idempotent.decorator';
 import {
   CreateTicketDto,
   TicketCreatedResponseDto,
@@ -60,7 +61,7 @@ export class PublicTicketsController {
   }
 
   @Post()
-  @ApiIdempotent()
+  @Idempotent()
   @ApiKey('tickets:write')
   @ApiOperation({
     summary: 'Open a ticket (source api, status open); needs ticketing on the plan',
@@ -73,7 +74,7 @@ export class PublicTicketsController {
   }
 
   @Patch(':ticket/status')
-  @ApiIdempotent()
+  @Idempotent()
   @ApiKey('tickets:write')
   @ApiIdParam('ticket')
   @ApiOperation({
