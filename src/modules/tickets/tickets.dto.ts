@@ -180,8 +180,14 @@ export const toTicketSummary = (
   source: ticket.source,
 });
 
+// Written out rather than spread from toTicketSummary: it runs for every row of every list.
 export const toTicketListItem = (ticket: TicketSummaryRow): TicketListItemDto => ({
-  ...toTicketSummary(ticket),
+  id: Number(ticket.id),
+  ticket_number: ticket.ticket_number,
+  subject: ticket.subject,
+  status: ticket.status,
+  priority: ticket.priority,
+  source: ticket.source,
   created_at: iso(ticket.created_at),
 });
 
