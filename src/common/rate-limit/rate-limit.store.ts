@@ -1,5 +1,6 @@
 import type { Redis } from 'ioredis';
 import type { DataSource } from 'typeorm';
+import { sql } from '../../database/sql';
 
 export interface RateLimitResult {
   /** Hits in the current window, this one included. */
@@ -59,7 +60,8 @@ export class PostgresRateLimitStore implements RateLimitStore {
     this.waiting.delete(slot);
     this.inFlight.add(slot);
     try {
-      const rows: { hits: number; reset_at: Date }[] = await this.dataSource.query(
+      const rows = await sql<{ hits: number; reset_at: Date }>(
+        this.dataSource,
         `INSERT INTO rate_limit_hits AS r (key, hits, reset_at)
          VALUES ($1, $3, now() + $2 * interval '1 millisecond')
          ON CONFLICT (key) DO UPDATE SET
@@ -67,6 +69,7 @@ export class PostgresRateLimitStore implements RateLimitStore {
            reset_at = CASE WHEN r.reset_at <= now() THEN EXCLUDED.reset_at ELSE r.reset_at END
          RETURNING hits, reset_at`,
         [key, windowMs, waiters.length],
+        'rate_limit_hit',
       );
       const resetAt = new Date(rows[0].reset_at);
       const first = rows[0].hits - waiters.length + 1;
