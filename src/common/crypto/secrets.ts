@@ -1,4 +1,4 @@
-import { createHash, randomBytes, randomInt, scrypt, timingSafeEqual } from 'node:crypto';
+import { hash, randomBytes, randomInt, scrypt, timingSafeEqual } from 'node:crypto';
 import { promisify } from 'node:util';
 
 const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
@@ -20,8 +20,9 @@ export function randomToken(bytes = 32): string {
   return randomBytes(bytes).toString('base64url');
 }
 
+/** One-shot `crypto.hash` (no Hash object per call): it runs on every API request. */
 export function sha256(value: string): Buffer {
-  return createHash('sha256').update(value, 'utf8').digest();
+  return hash('sha256', value, 'buffer');
 }
 
 export function sameBytes(a: Buffer, b: Buffer): boolean {
