@@ -46,7 +46,7 @@ export function httpLogger(logger: Logger) {
     res.setHeader('X-Request-Id', id);
     req.id = id;
     (res as TrackedResponse)[STARTED] = Date.now();
-    res.on('finish', finished);
+    // 'close' follows 'finish' on every response, and ends an aborted one too.
     res.on('close', finished);
     res.on('error', finished);
     next();
