@@ -42,6 +42,23 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
       },
       'widget_session',
     )
+    .addApiKey(
+      {
+        type: 'apiKey',
+        in: 'header',
+        name: 'X-Service-Visitor-Login-Secret',
+        description: "The organization's trusted visitor login secret (vls_...)",
+      },
+      'trusted_login_secret',
+    )
+    .addBearerAuth(
+      {
+        type: 'http',
+        scheme: 'bearer',
+        description: "The organization's trusted visitor login secret, as a bearer token",
+      },
+      'trusted_login_bearer',
+    )
     .addCookieAuth(
       'scs_session',
       { type: 'apiKey', in: 'cookie', name: 'scs_session' },

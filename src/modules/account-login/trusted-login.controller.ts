@@ -1,7 +1,6 @@
 import { Body, Controller, Get, Headers, HttpCode, Patch, Post } from '@nestjs/common';
 import {
   ApiCreatedResponse,
-  ApiHeader,
   ApiOkResponse,
   ApiOperation,
   ApiSecurity,
@@ -62,14 +61,9 @@ export class TrustedLoginController {
   @Post('trusted')
   @HttpCode(200)
   @Public()
-  // The widget key travels in the body; the secret header below is the credential proper (the
-  // document has no scheme of its own for it yet).
-  @ApiSecurity('widget_key')
-  @ApiHeader({
-    name: 'X-Service-Visitor-Login-Secret',
-    required: false,
-    description: 'The secret; or send it as `Authorization: Bearer`',
-  })
+  // The widget key travels in the body; the secret comes in its own header or as a bearer token.
+  @ApiSecurity({ widget_key: [], trusted_login_secret: [] })
+  @ApiSecurity({ widget_key: [], trusted_login_bearer: [] })
   @ApiOperation({
     summary: "Log a visitor in by email from the site owner's backend, without a code",
     description:
