@@ -2,7 +2,7 @@ import type { ApiKeyPrincipal } from '../../common/auth/auth.types';
 
 /**
  * How long an instance may keep answering from a key it looked up, so how long a revocation on
- * another instance can take to reach it (docs/decisions.md, Performance). A revocation on the
+ * another instance can take to reach it (docs/decisions.md, Identity). A revocation on the
  * same instance takes effect at once.
  */
 export const API_KEY_CACHE_TTL_MS = 5_000;
