@@ -65,7 +65,7 @@ export class ConversationsService {
 
   /** An agent's reply: stored, the chat becomes active, `message.sent` is emitted, all at once. */
   async reply(actor: Actor, conversationId: string, body: string) {
-    const { message, conversation } = await this.asAgent(
+    const { message, conversation, wasWaiting } = await this.asAgent(
       actor,
       conversationId,
       async (manager, conversation, agent) => {
@@ -94,10 +94,15 @@ export class ConversationsService {
           },
         });
         const after = await this.conversations.find(actor.organizationId, conversationId, manager);
-        return { message, conversation: after ?? conversation };
+        return {
+          message,
+          conversation: after ?? conversation,
+          wasWaiting: conversation.status === 'waiting',
+        };
       },
     );
-    await this.missedChats.cancel(conversationId);
+    // Only a waiting chat has a timer to stop (an active one's was stopped by its first answer).
+    if (wasWaiting) await this.missedChats.cancel(conversationId);
     const push = this.pushTarget(actor.organizationId, conversation);
     this.realtime.toBothSides(push, 'message.created', messagePush(message));
     this.realtime.toBothSides(push, 'conversation.updated', this.update(conversation));
@@ -167,7 +172,9 @@ export class ConversationsService {
     conversationId: string,
     assigneeId?: number,
   ): Promise<ConversationRow> {
+    let wasWaiting = false;
     const conversation = await this.asAgent(actor, conversationId, async (manager, row, agent) => {
+      wasWaiting = row.status === 'waiting';
       const assignee =
         assigneeId === undefined
           ? agent
@@ -199,7 +206,7 @@ export class ConversationsService {
       if (!after) throw AppError.notFound();
       return after;
     });
-    await this.missedChats.cancel(conversationId);
+    if (wasWaiting) await this.missedChats.cancel(conversationId);
     this.realtime.toBothSides(
       this.pushTarget(actor.organizationId, conversation),
       'conversation.updated',
