@@ -63,6 +63,9 @@ export function ticketsPage(org, { status }, page) {
        ORDER BY id DESC LIMIT $${n + 1} OFFSET $${n + 2}`,
       values: [...values, page.perPage, page.offset],
     },
-    count: { text: `SELECT count(*) AS total FROM tickets WHERE ${where}`, values },
+    count: {
+      text: `SELECT coalesce(sum(total), 0) AS total FROM ticket_totals WHERE ${where}`,
+      values,
+    },
   };
 }

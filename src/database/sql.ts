@@ -58,13 +58,25 @@ export async function sql<T>(
 /**
  * One page of a filtered list and the filter's total, in two queries sharing the same WHERE and
  * parameters. `where` uses $1..$n for `parameters`; LIMIT and OFFSET are appended after them.
+ * `totalsFrom` names a table of trigger-kept counts (a `total` column, the same filter columns)
+ * to sum instead of counting the rows.
  */
 export async function pageOf<T>(
   executor: SqlExecutor,
-  query: { columns: string; from: string; where: string; parameters: unknown[]; orderBy: string },
+  query: {
+    columns: string;
+    from: string;
+    where: string;
+    parameters: unknown[];
+    orderBy: string;
+    totalsFrom?: string;
+  },
   page: { perPage: number; offset: number },
 ): Promise<{ rows: T[]; total: number }> {
   const next = query.parameters.length;
+  const total = query.totalsFrom
+    ? `SELECT coalesce(sum(total), 0) AS total FROM ${query.totalsFrom} WHERE ${query.where}`
+    : `SELECT count(*) AS total FROM ${query.from} WHERE ${query.where}`;
   const [rows, count] = await Promise.all([
     sql<T>(
       executor,
@@ -72,11 +84,7 @@ export async function pageOf<T>(
        ORDER BY ${query.orderBy} LIMIT $${next + 1} OFFSET $${next + 2}`,
       [...query.parameters, page.perPage, page.offset],
     ),
-    sql<{ total: string }>(
-      executor,
-      `SELECT count(*) AS total FROM ${query.from} WHERE ${query.where}`,
-      query.parameters,
-    ),
+    sql<{ total: string }>(executor, total, query.parameters),
   ]);
   return { rows, total: Number(count[0].total) };
 }
