@@ -1,7 +1,7 @@
 import request from 'supertest';
 import { registerOrganization, type Registered } from '../factories/identity';
 import { type AppProcess, eventually, startApp } from '../utils/app-process';
-import { createTestDatabase, dropTestDatabase } from '../utils/database';
+import { createTestDatabase, dropTestDatabase, pool } from '../utils/database';
 import {
   createOwnerDatabase,
   type OwnerDatabase,
@@ -231,6 +231,41 @@ describe('data lookup', () => {
       const third = await page(3);
       expect(third.body).toMatchObject({ page: 3, has_more: false });
       expect(tableOf(third.body.reply_body).rows.map((row) => row[0])).toEqual(['1']);
+    });
+
+    it('answer once, even when the event is relayed again after its job is gone', async () => {
+      const ada = await visitorOf('ada@example.test');
+      const message = await say(ada, 'my orders, once');
+      await botReplyAfter(ada, message);
+      const db = pool(databaseUrl);
+      try {
+        const { rows } = await db.query<{ id: string }>(
+          `SELECT id FROM outbox_events
+            WHERE event_type = 'message.received' AND (payload->'message'->>'id')::bigint = $1`,
+          [message.id],
+        );
+        const outboxId = rows[0].id;
+        // What a relay that died after enqueueing, before its commit, leaves once the job it
+        // queued has finished and been removed: the row is relayed again.
+        await db.query(`DELETE FROM bullmq.job WHERE queue = 'domain-events' AND id = $1`, [
+          `outbox-${outboxId}`,
+        ]);
+        await db.query(`UPDATE outbox_events SET enqueued_at = NULL WHERE id = $1`, [outboxId]);
+        await eventually(async () => {
+          const job = await db.query(
+            `SELECT 1 FROM bullmq.job WHERE queue = 'domain-events' AND id = $1 AND state = 'completed'`,
+            [`outbox-${outboxId}`],
+          );
+          return job.rows[0];
+        });
+      } finally {
+        await db.end();
+      }
+      const res = await request(app.url)
+        .get(`/api/widget/messages?after_id=${message.id}`)
+        .set(bearer(ada))
+        .expect(200);
+      expect((res.body.data as Message[]).filter((m) => m.sender_type === 'bot')).toHaveLength(1);
     });
 
     it('stay silent for visitors who are not logged in and for other words', async () => {

@@ -2,6 +2,7 @@ import { Processor, WorkerHost } from '@nestjs/bullmq';
 import type { BeforeApplicationShutdown } from '@nestjs/common';
 import type { Job } from 'bullmq';
 import { DataSource } from 'typeorm';
+import { sql } from '../../database/sql';
 import { type DomainEventJob, QueueName } from '../../queue/queue-names';
 import { OutboxService } from './outbox.service';
 
@@ -22,10 +23,19 @@ export class DomainEventsProcessor extends WorkerHost implements BeforeApplicati
 
   async process(job: Job<DomainEventJob>): Promise<void> {
     const { outboxId, eventType, organizationId, payload, occurredAt } = job.data;
+    // A row relayed again after its first job was removed (a crash between enqueue and the
+    // relay's commit, noticed late) has been handled once already.
+    const done = await sql(
+      this.dataSource,
+      `SELECT 1 FROM outbox_events WHERE id = $1 AND processed_at IS NOT NULL`,
+      [outboxId],
+    );
+    if (done.length > 0) return;
     for (const handler of this.outbox.handlersFor(eventType)) {
       await handler({ outboxId, type: eventType, organizationId, payload, occurredAt });
     }
-    await this.dataSource.query(
+    await sql(
+      this.dataSource,
       `UPDATE outbox_events SET processed_at = now() WHERE id = $1 AND processed_at IS NULL`,
       [outboxId],
     );
