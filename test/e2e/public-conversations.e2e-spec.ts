@@ -314,4 +314,25 @@ describe('public API: conversations and messages', () => {
     const list = await api().get('/api/v1/conversations?per_page=100').expect(200);
     expect(list.body.data.map((c: { id: number }) => c.id)).not.toContain(theirs.id);
   });
+
+  it('keeps list totals exact when many first replies move chats to active at once', async () => {
+    const chats = await Promise.all(
+      Array.from({ length: 12 }, (_, i) => seed({ status: i % 2 === 0 ? 'waiting' : 'missed' })),
+    );
+    const replies = await Promise.all(
+      chats.map((chat) =>
+        api().post(`/api/v1/conversations/${chat.id}/messages`).send({ body: 'On it.' }),
+      ),
+    );
+    expect(replies.map((res) => res.status)).toEqual(chats.map(() => 201));
+    for (const status of ['', 'waiting', 'missed', 'active', 'closed']) {
+      const res = await api()
+        .get(`/api/v1/conversations?per_page=100${status ? `&status=${status}` : ''}`)
+        .expect(200);
+      expect([status, res.body.total]).toEqual([status, res.body.data.length]);
+    }
+    const active = await api().get('/api/v1/conversations?per_page=100&status=active').expect(200);
+    const activeIds = active.body.data.map((c: { id: number }) => c.id);
+    expect(activeIds).toEqual(expect.arrayContaining(chats.map((chat) => chat.id)));
+  });
 });

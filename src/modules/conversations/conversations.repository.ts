@@ -85,35 +85,41 @@ export class ConversationsRepository {
     return rows[0];
   }
 
-  /** Locks the conversation for the rest of the transaction (replies and closes queue up). */
+  /** Reads and locks the conversation for the rest of the transaction (replies and closes queue up). */
   async lock(
     manager: EntityManager,
     organizationId: string,
     conversationId: string,
   ): Promise<ConversationRow | undefined> {
-    await sql(
+    const rows = await sql<ConversationRow>(
       manager,
-      `SELECT id FROM conversations WHERE organization_id = $1 AND id = $2 FOR UPDATE`,
+      `${SELECT} WHERE ${VISIBLE} AND c.id = $2 FOR UPDATE OF c`,
       [organizationId, conversationId],
     );
-    return this.find(organizationId, conversationId, manager);
+    return rows[0];
   }
 
-  /** An agent replied: a waiting or missed chat becomes active, and is assigned if it was not. */
+  /**
+   * An agent replied: a waiting or missed chat becomes active, and is assigned if it was not.
+   * Answers the conversation as it is now. The status change moves the chat between
+   * conversation_totals rows, which stay locked until the commit: callers do this last.
+   */
   async recordAgentReply(
     manager: EntityManager,
-    conversationId: string,
+    conversation: ConversationRow,
     agentId: string,
-  ): Promise<void> {
-    await sql(
+  ): Promise<ConversationRow> {
+    const [row] = await sql<Pick<ConversationRow, 'status' | 'assigned_agent_id'>>(
       manager,
       `UPDATE conversations SET
          status = CASE WHEN status IN ('waiting', 'missed') THEN 'active' ELSE status END,
          assigned_agent_id = COALESCE(assigned_agent_id, $2),
          last_message_at = now(), updated_at = now()
-       WHERE id = $1`,
-      [conversationId, agentId],
+       WHERE id = $1
+       RETURNING status, assigned_agent_id`,
+      [conversation.id, agentId],
     );
+    return { ...conversation, ...row };
   }
 
   async close(

@@ -77,7 +77,6 @@ export class ConversationsService {
           senderId: agent.id,
           body,
         });
-        await this.conversations.recordAgentReply(manager, conversationId, agent.id);
         await this.outbox.publish(manager, {
           type: 'message.sent',
           organizationId: actor.organizationId,
@@ -93,12 +92,9 @@ export class ConversationsService {
             },
           },
         });
-        const after = await this.conversations.find(actor.organizationId, conversationId, manager);
-        return {
-          message,
-          conversation: after ?? conversation,
-          wasWaiting: conversation.status === 'waiting',
-        };
+        // Last: it may lock counter rows every first reply of the organization updates.
+        const after = await this.conversations.recordAgentReply(manager, conversation, agent.id);
+        return { message, conversation: after, wasWaiting: conversation.status === 'waiting' };
       },
     );
     // Only a waiting chat has a timer to stop (an active one's was stopped by its first answer).
