@@ -2,8 +2,8 @@
 // the commit of an event to the arrival of its delivery, beside a raw baseline: a plain
 // node:http client POSTing the same number of bodies to the same receiver.
 // BENCH_WEBHOOK_EVENTS (2000) tickets are created through the public API (each commits one
-// `ticket.created`), BENCH_WEBHOOK_ENDPOINTS (4) endpoints subscribe to it; BENCH_SKIP_BUILD=1
-// skips the build.
+// `ticket.created`), BENCH_WEBHOOK_ENDPOINTS (4) endpoints subscribe to it; BENCH_REDIS=1 runs
+// the queues on a private redis-server instead of PostgreSQL; BENCH_SKIP_BUILD=1 skips the build.
 import http from 'node:http';
 import autocannon from 'autocannon';
 import { log, table, withCleanup, writeResults } from './lib/report.mjs';
@@ -11,6 +11,7 @@ import * as stack from './lib/stack.mjs';
 
 const EVENTS = Number(process.env.BENCH_WEBHOOK_EVENTS ?? 2000);
 const ENDPOINTS = Number(process.env.BENCH_WEBHOOK_ENDPOINTS ?? 4);
+const REDIS = process.env.BENCH_REDIS === '1';
 const BASELINE_CONCURRENCY = 32;
 
 const started = Date.now();
@@ -81,9 +82,12 @@ const result = await withCleanup(async (track) => {
   track(() => db.stop());
   const url = await stack.createDatabase(db.adminUrl, 'bench_webhooks');
   const org = stack.createOrganization(url);
+  const redis = REDIS ? await stack.startRedis() : undefined;
+  if (redis) track(() => redis.stop());
   const port = await stack.freePort();
   const service = await stack.startService(url, `http://127.0.0.1:${port}`, port, {
     WEBHOOK_ALLOW_INSECURE: 'true',
+    ...(redis ? { REDIS_URL: redis.url } : {}),
   });
   track(() => service.stop());
   const receiver = await startReceiver();
@@ -155,7 +159,7 @@ const markdown = [
   `## bench:webhooks — ${new Date(started).toISOString()}`,
   '',
   `- ${EVENTS} tickets created through \`POST /api/v1/tickets\` (autocannon, 10 connections; ${result.creations_per_second} creations/s), ${ENDPOINTS} endpoints subscribed to \`ticket.created\`: ${EVENTS * ENDPOINTS} deliveries to one local receiver answering 204.`,
-  `- Service: embedded PostgreSQL, BullMQ on PostgreSQL (no REDIS_URL), WEBHOOK_ALLOW_INSECURE=true (the receiver is on 127.0.0.1), rate limit ${stack.RATE_LIMIT_PER_MINUTE}/min. The clock starts with the first creation request, so the rate includes the outbox relay and queue.`,
+  `- Service: embedded PostgreSQL, ${REDIS ? 'BullMQ on a local redis-server (REDIS_URL, BENCH_REDIS=1)' : 'BullMQ on PostgreSQL (no REDIS_URL)'}, WEBHOOK_ALLOW_INSECURE=true (the receiver is on 127.0.0.1), rate limit ${stack.RATE_LIMIT_PER_MINUTE}/min. The clock starts with the first creation request, so the rate includes the outbox relay and queue.`,
   `- Baseline: a node:http client POSTing the same body ${EVENTS * ENDPOINTS} times to the same receiver, ${BASELINE_CONCURRENCY} at a time, keep-alive.`,
   `- Machine: ${machine.cpus} × ${machine.cpu_model}, ${machine.memory_gib} GiB, Node ${machine.node}.`,
   '',
@@ -196,8 +200,15 @@ const markdown = [
   `- Total run time: ${Math.round((Date.now() - started) / 1000)} s.`,
 ].join('\n');
 writeResults(
-  'webhooks',
-  { machine, events: EVENTS, endpoints: ENDPOINTS, ...result, ratio },
+  REDIS ? 'webhooks-redis' : 'webhooks',
+  {
+    machine,
+    events: EVENTS,
+    endpoints: ENDPOINTS,
+    queue: REDIS ? 'redis' : 'postgres',
+    ...result,
+    ratio,
+  },
   markdown,
 );
 if (result.missing > 0) process.exitCode = 1;

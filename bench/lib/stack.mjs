@@ -45,6 +45,43 @@ export async function startDatabase() {
   };
 }
 
+/**
+ * A private `redis-server` on a free port without persistence (`BENCH_REDIS=1`), stopped by
+ * `stop()`. Debian: `apt-get install -y redis-server`.
+ */
+export async function startRedis() {
+  const port = await freePort();
+  const child = spawn(
+    'redis-server',
+    ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
+    { stdio: 'ignore' },
+  );
+  const failed = new Promise((_, reject) =>
+    child.once('error', (error) => reject(new Error(`redis-server: ${error.message}`))),
+  );
+  const deadline = Date.now() + 10_000;
+  for (;;) {
+    const up = await Promise.race([
+      failed,
+      new Promise((resolve) => {
+        const socket = net.connect(port, '127.0.0.1', () => resolve(socket.end() && true));
+        socket.on('error', () => resolve(false));
+      }),
+    ]);
+    if (up) break;
+    if (Date.now() > deadline) throw new Error('redis-server did not start');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  return {
+    url: `redis://127.0.0.1:${port}`,
+    stop: () =>
+      new Promise((resolve) => {
+        child.once('exit', resolve);
+        child.kill('SIGTERM');
+      }),
+  };
+}
+
 /** A new, migrated database on the server; returns its URL. */
 export async function createDatabase(adminUrl, name) {
   const admin = new pg.Client({ connectionString: adminUrl });

@@ -512,6 +512,14 @@ describe('public API: visitors and tickets', () => {
       // Another organization's sequence is its own.
       const elsewhere = await createTicket({}, otherKey);
       expect(elsewhere.ticket_number).toBe(`TKT-${year}-000001`);
+
+      // Past 999 999 the number grows a digit rather than wrapping or being cut.
+      await db.query(
+        `UPDATE ticket_sequences SET last_value = 999999 WHERE organization_id = $1 AND year = $2`,
+        [fresh.organization.id, year],
+      );
+      const millionth = await createTicket({}, freshKey);
+      expect(millionth.ticket_number).toBe(`TKT-${year}-1000000`);
     });
   });
 

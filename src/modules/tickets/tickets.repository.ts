@@ -59,7 +59,6 @@ export interface TicketFilter {
 export interface NewTicket {
   siteId: string;
   visitorId: string | null;
-  ticketNumber: string;
   subject: string;
   description: string;
   priority: TicketPriority;
@@ -173,42 +172,34 @@ export class TicketsRepository {
   }
 
   /**
-   * The next number of the organization's ticket sequence for the current (UTC) year. The upsert
-   * holds the sequence row's lock until the transaction ends, so concurrent creations queue up
-   * and never get the same number.
+   * Inserts the ticket numbered `TKT-<year>-<6-digit sequence>` (DESIGN section 5) from the
+   * organization's sequence for the current (UTC) year, in one statement. The upsert holds the
+   * sequence row's lock until the transaction ends, so concurrent creations queue up and never
+   * get the same number; the caller commits soon after (one more statement at most).
    */
-  async nextSequence(
-    manager: EntityManager,
-    organizationId: string,
-  ): Promise<{ year: number; value: number }> {
-    const rows = await sql<{ year: number; last_value: number }>(
-      manager,
-      `INSERT INTO ticket_sequences (organization_id, year, last_value)
-       VALUES ($1, EXTRACT(YEAR FROM now() AT TIME ZONE 'UTC')::integer, 1)
-       ON CONFLICT (organization_id, year)
-       DO UPDATE SET last_value = ticket_sequences.last_value + 1
-       RETURNING year, last_value`,
-      [organizationId],
-    );
-    return { year: rows[0].year, value: rows[0].last_value };
-  }
-
-  async insert(
+  async insertNumbered(
     manager: EntityManager,
     organizationId: string,
     ticket: NewTicket,
   ): Promise<TicketRow> {
     const rows = await sql<TicketRow>(
       manager,
-      `INSERT INTO tickets (organization_id, site_id, visitor_id, ticket_number, subject, description,
+      `WITH seq AS (
+         INSERT INTO ticket_sequences (organization_id, year, last_value)
+         VALUES ($1, EXTRACT(YEAR FROM now() AT TIME ZONE 'UTC')::integer, 1)
+         ON CONFLICT (organization_id, year)
+         DO UPDATE SET last_value = ticket_sequences.last_value + 1
+         RETURNING year, last_value::text AS value)
+       INSERT INTO tickets (organization_id, site_id, visitor_id, ticket_number, subject, description,
          status, priority, source, customer_name, customer_email, assigned_agent_id)
-       VALUES ($1, $2, $3, $4, $5, $6, 'open', $7, $8, $9, $10, $11)
+       SELECT $1, $2, $3, 'TKT-' || seq.year || '-' || lpad(seq.value, greatest(6, length(seq.value)), '0'),
+         $4, $5, 'open', $6, $7, $8, $9, $10
+       FROM seq
        RETURNING ${COLUMNS}`,
       [
         organizationId,
         ticket.siteId,
         ticket.visitorId,
-        ticket.ticketNumber,
         ticket.subject,
         ticket.description,
         ticket.priority,

@@ -69,10 +69,6 @@ interface TicketDraft {
 const optionalId = (value: number | null | undefined): string | undefined =>
   value === undefined || value === null ? undefined : String(value);
 
-/** `TKT-<year>-<6-digit sequence>` (DESIGN section 5). */
-export const ticketNumber = (year: number, sequence: number): string =>
-  `TKT-${year}-${String(sequence).padStart(6, '0')}`;
-
 @Injectable()
 export class TicketsService {
   constructor(
@@ -232,11 +228,9 @@ export class TicketsService {
         : await this.assignee(organizationId, draft.assignedAgentId);
 
     return this.dataSource.transaction(async (manager) => {
-      const sequence = await this.tickets.nextSequence(manager, organizationId);
-      const ticket = await this.tickets.insert(manager, organizationId, {
+      const ticket = await this.tickets.insertNumbered(manager, organizationId, {
         siteId,
         visitorId: visitor?.id ?? null,
-        ticketNumber: ticketNumber(sequence.year, sequence.value),
         subject: draft.subject,
         description: draft.description,
         priority: draft.priority ?? 'normal',
