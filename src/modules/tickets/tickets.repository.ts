@@ -59,6 +59,7 @@ export interface TicketFilter {
 export interface NewTicket {
   siteId: string;
   visitorId: string | null;
+  ticketNumber: string;
   subject: string;
   description: string;
   priority: TicketPriority;
@@ -172,34 +173,40 @@ export class TicketsRepository {
   }
 
   /**
-   * Inserts the ticket numbered `TKT-<year>-<6-digit sequence>` (DESIGN section 5) from the
-   * organization's sequence for the current (UTC) year, in one statement. The upsert holds the
-   * sequence row's lock until the transaction ends, so concurrent creations queue up and never
-   * get the same number; the caller commits soon after (one more statement at most).
+   * The next ticket number of the organization for the current (UTC) year,
+   * `TKT-<year>-<6-digit sequence>` (DESIGN section 5), taken in a statement of its own, outside
+   * the creating transaction: the sequence row is locked only while that statement commits, so
+   * concurrent creations do not queue behind each other's whole transactions. A creation that
+   * fails afterwards leaves a gap, as a database sequence does.
    */
-  async insertNumbered(
+  async nextNumber(organizationId: string): Promise<string> {
+    const rows = await sql<{ number: string }>(
+      this.dataSource,
+      `INSERT INTO ticket_sequences AS s (organization_id, year, last_value)
+       VALUES ($1, EXTRACT(YEAR FROM now() AT TIME ZONE 'UTC')::integer, 1)
+       ON CONFLICT (organization_id, year) DO UPDATE SET last_value = s.last_value + 1
+       RETURNING 'TKT-' || year || '-' || lpad(last_value::text, greatest(6, length(last_value::text)), '0') AS number`,
+      [organizationId],
+    );
+    return rows[0].number;
+  }
+
+  async insert(
     manager: EntityManager,
     organizationId: string,
     ticket: NewTicket,
   ): Promise<TicketRow> {
     const rows = await sql<TicketRow>(
       manager,
-      `WITH seq AS (
-         INSERT INTO ticket_sequences (organization_id, year, last_value)
-         VALUES ($1, EXTRACT(YEAR FROM now() AT TIME ZONE 'UTC')::integer, 1)
-         ON CONFLICT (organization_id, year)
-         DO UPDATE SET last_value = ticket_sequences.last_value + 1
-         RETURNING year, last_value::text AS value)
-       INSERT INTO tickets (organization_id, site_id, visitor_id, ticket_number, subject, description,
+      `INSERT INTO tickets (organization_id, site_id, visitor_id, ticket_number, subject, description,
          status, priority, source, customer_name, customer_email, assigned_agent_id)
-       SELECT $1, $2, $3, 'TKT-' || seq.year || '-' || lpad(seq.value, greatest(6, length(seq.value)), '0'),
-         $4, $5, 'open', $6, $7, $8, $9, $10
-       FROM seq
+       VALUES ($1, $2, $3, $4, $5, $6, 'open', $7, $8, $9, $10, $11)
        RETURNING ${COLUMNS}`,
       [
         organizationId,
         ticket.siteId,
         ticket.visitorId,
+        ticket.ticketNumber,
         ticket.subject,
         ticket.description,
         ticket.priority,

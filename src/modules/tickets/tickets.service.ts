@@ -227,10 +227,12 @@ export class TicketsService {
         ? null
         : await this.assignee(organizationId, draft.assignedAgentId);
 
+    const ticketNumber = await this.tickets.nextNumber(organizationId);
     return this.dataSource.transaction(async (manager) => {
-      const ticket = await this.tickets.insertNumbered(manager, organizationId, {
+      const ticket = await this.tickets.insert(manager, organizationId, {
         siteId,
         visitorId: visitor?.id ?? null,
+        ticketNumber,
         subject: draft.subject,
         description: draft.description,
         priority: draft.priority ?? 'normal',
