@@ -263,20 +263,14 @@ export class ConversationsService {
   }
 
   /**
-   * Runs a write as the acting agent on the locked conversation. The conversation is checked
-   * first (404 before any 422), then the agent, then the row is locked for the transaction.
+   * Runs a write as the acting agent on the conversation, read and locked for the transaction:
+   * the conversation first (404 before any 422), then the agent.
    */
   private async asAgent<T>(
     actor: Actor,
     conversationId: string,
     work: (manager: EntityManager, conversation: ConversationRow, agent: UserRow) => Promise<T>,
   ): Promise<T> {
-    await this.get(actor.organizationId, conversationId);
-    const agent = await this.agents.resolveActor(
-      actor.organizationId,
-      actor.agentUserId,
-      actor.keyCreatorId,
-    );
     return this.dataSource.transaction(async (manager) => {
       const conversation = await this.conversations.lock(
         manager,
@@ -284,6 +278,11 @@ export class ConversationsService {
         conversationId,
       );
       if (!conversation) throw AppError.notFound();
+      const agent = await this.agents.resolveActor(
+        actor.organizationId,
+        actor.agentUserId,
+        actor.keyCreatorId,
+      );
       return work(manager, conversation, agent);
     });
   }
