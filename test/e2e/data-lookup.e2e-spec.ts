@@ -1,6 +1,14 @@
 import request from 'supertest';
 import { registerOrganization, type Registered } from '../factories/identity';
 import { type AppProcess, eventually, startApp } from '../utils/app-process';
+import {
+  bearer,
+  dataLookupClient,
+  INJECTIONS,
+  type Message,
+  type Session,
+  txns,
+} from '../utils/data-lookup-client';
 import { createTestDatabase, dropTestDatabase, pool } from '../utils/database';
 import {
   createOwnerDatabase,
@@ -10,28 +18,6 @@ import {
   tableOf,
 } from '../utils/owner-database';
 import { connect, type TestSocket } from '../utils/sockets';
-
-interface Session {
-  visitor_uid: string;
-  session_token: string;
-  conversation_id: number;
-}
-
-interface Message {
-  id: number;
-  body: string;
-  sender_type: string;
-  conversation_id: number;
-}
-
-const INJECTIONS = [
-  "' OR '1'='1",
-  "TXN-B1' OR customer_id = 2 --",
-  '1; DROP TABLE payments; --',
-  "') UNION SELECT txn_id, utr, amount::text, status, paid_at::text FROM payments --",
-  '"customer_id"',
-  '$1',
-];
 
 /**
  * What a logged-in visitor reads of the owner's records: the record search (only ever the
@@ -45,66 +31,23 @@ describe('data lookup', () => {
   let owner: OwnerDatabase;
   let org: Registered;
   const sockets: TestSocket[] = [];
+  let client: ReturnType<typeof dataLookupClient>;
 
   const agent = (token = org.token) => ({ Authorization: `Bearer ${token}` });
-  const bearer = (session: Session) => ({ Authorization: `Bearer ${session.session_token}` });
-  const setUp = async (who: Registered, settings: object) => {
-    await request(app.url)
-      .patch(`/api/agent/sites/${who.site.id}`)
-      .set(agent(who.token))
-      .send({ widget_settings: { visitor_account_login: { enabled: true } } })
-      .expect(200);
-    await request(app.url)
-      .put(`/api/agent/sites/${who.site.id}/data-lookup`)
-      .set(agent(who.token))
-      .send(settings)
-      .expect(200);
-  };
-  const init = async (site = org.site): Promise<Session> =>
-    (
-      await request(app.url)
-        .post('/api/widget/init')
-        .send({ widget_key: site.widget_key })
-        .expect(200)
-    ).body as Session;
-  /** A visitor logged in as `email` (settings without a code). */
-  const visitorOf = async (email: string, site = org.site): Promise<Session> => {
-    const session = await init(site);
-    const res = await request(app.url)
-      .post('/api/widget/account-login')
-      .set(bearer(session))
-      .send({ identifier: email })
-      .expect(200);
-    expect(res.body.success).toBe(true);
-    return session;
-  };
+  const setUp = (who: Registered, settings: object) => client.setUp(who, settings);
+  const init = (site = org.site) => client.init(site);
+  const visitorOf = (email: string, site = org.site) => client.visitorOf(email, site);
   const search = (session: Session, filters?: Record<string, string>) =>
-    request(app.url)
-      .post('/api/widget/filter-records/search')
-      .set(bearer(session))
-      .send({ filters });
-  const txns = (body: string) => tableOf(body).rows.map((row) => row[0]);
-  const say = async (session: Session, body: string) =>
-    (
-      await request(app.url)
-        .post('/api/widget/messages')
-        .set(bearer(session))
-        .send({ body })
-        .expect(201)
-    ).body.data as Message;
+    client.search(session, filters);
+  const say = (session: Session, body: string) => client.say(session, body);
   const botReplyAfter = (session: Session, message: Message) =>
-    eventually(async () => {
-      const res = await request(app.url)
-        .get(`/api/widget/messages?after_id=${message.id}`)
-        .set(bearer(session))
-        .expect(200);
-      return (res.body.data as Message[]).find((m) => m.sender_type === 'bot');
-    });
+    client.botReplyAfter(session, message);
 
   beforeAll(async () => {
     owner = await createOwnerDatabase();
     databaseUrl = await createTestDatabase();
     app = await startApp({ DATABASE_URL: databaseUrl });
+    client = dataLookupClient(app.url);
     direct = `http://127.0.0.1:${app.port}`;
     org = await registerOrganization(app.url, 'Shop');
     await setUp(org, shopSettings(owner.readerUrl));
