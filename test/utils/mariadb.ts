@@ -181,7 +181,7 @@ export async function createMysqlOwnerDatabase(): Promise<MysqlOwnerDatabase> {
          id int PRIMARY KEY, name varchar(100) NOT NULL, email varchar(100),
          mobile varchar(40), secret_note text)`,
       `CREATE TABLE payments (
-         id int AUTO_INCREMENT PRIMARY KEY, customer_id int NOT NULL REFERENCES customers (id),
+         id int PRIMARY KEY, customer_id int NOT NULL REFERENCES customers (id),
          txn_id varchar(40) NOT NULL, utr varchar(40), amount decimal(10, 2) NOT NULL,
          status varchar(20) NOT NULL, mobile varchar(40), paid_at timestamp NOT NULL)`,
       `CREATE TABLE orders (
@@ -203,12 +203,12 @@ export async function createMysqlOwnerDatabase(): Promise<MysqlOwnerDatabase> {
       [ADA.name, ADA.email, ADA.mobile, BOB.name, BOB.email, BOB.mobile, TWIN.mobile, TWIN.mobile],
     );
     await connection.query(`
-      INSERT INTO payments (customer_id, txn_id, utr, amount, status, mobile, paid_at) VALUES
-        (1, 'TXN-A1', 'UTR-A1', 10.50, 'success', '+44 20 7946 0001', '2026-01-10 10:00:00'),
-        (1, 'TXN-A2', 'UTR-A2', 99.00, 'failed', '+44 20 7946 0001', '2026-02-05 23:30:00'),
-        (1, 'TXN-A3', 'UTR-A3', 5.00, 'success', '+44 20 7946 0001', '2026-03-01 08:00:00'),
-        (2, 'TXN-B1', 'UTR-B1', 1000.00, 'success', '+44 20 7946 0002', '2026-01-10 12:00:00'),
-        (2, 'TXN-B2', 'UTR-B2', 7.25, 'failed', '+44 20 7946 0002', '2026-02-06 12:00:00')`);
+      INSERT INTO payments (id, customer_id, txn_id, utr, amount, status, mobile, paid_at) VALUES
+        (1, 1, 'TXN-A1', 'UTR-A1', 10.50, 'success', '+44 20 7946 0001', '2026-01-10 10:00:00'),
+        (2, 1, 'TXN-A2', 'UTR-A2', 99.00, 'failed', '+44 20 7946 0001', '2026-02-05 23:30:00'),
+        (3, 1, 'TXN-A3', 'UTR-A3', 5.00, 'success', '+44 20 7946 0001', '2026-03-01 08:00:00'),
+        (4, 2, 'TXN-B1', 'UTR-B1', 1000.00, 'success', '+44 20 7946 0002', '2026-01-10 12:00:00'),
+        (5, 2, 'TXN-B2', 'UTR-B2', 7.25, 'failed', '+44 20 7946 0002', '2026-02-06 12:00:00')`);
     await connection.query(`
       INSERT INTO orders (id, customer_id, total, status, created_at) VALUES
         (1, 1, 10, 'packed', '2026-01-02'), (2, 1, 20, 'shipped', '2026-01-03'),
