@@ -169,13 +169,7 @@ describeWithMysql('data lookup on MySQL/MariaDB', () => {
       expect(BOB.id).toBe(2);
 
       const nobody = await client.init(org.site);
-      for (const identifier of [
-        'nobody@example.test',
-        TWIN.mobile,
-        '0',
-        'abc',
-        ...INJECTIONS,
-      ]) {
+      for (const identifier of ['nobody@example.test', TWIN.mobile, '0', 'abc', ...INJECTIONS]) {
         const res = await login(nobody, identifier).expect(200);
         expect(res.body).toMatchObject({ success: false, otp_required: false });
       }

@@ -23,7 +23,7 @@ const SLUG = /^[A-Za-z0-9_-]{1,64}$/;
 const IDENTIFIER_HINT = 'Checked against the database catalog when saved';
 
 export class ConnectionDto {
-  @ApiProperty({ enum: DRIVERS, description: 'PostgreSQL, or MySQL 8+ / MariaDB 10.5+' })
+  @ApiProperty({ enum: DRIVERS, description: 'PostgreSQL, or MySQL 8+ / MariaDB 10.1+' })
   @IsIn(DRIVERS)
   driver!: Driver;
 

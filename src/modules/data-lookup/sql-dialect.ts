@@ -54,7 +54,7 @@ export const POSTGRES: Dialect = {
 };
 
 /**
- * MySQL 8 and MariaDB (10.0.5 or later, for REGEXP_REPLACE). Their `=` needs care where
+ * MySQL 8 and MariaDB 10.1 or later (REGEXP_REPLACE, a statement time limit). Their `=` needs care where
  * PostgreSQL's does not: text against a number column is compared as a number (`'abc' = 0` and
  * `'7x' = 7` are true), and the usual collations ignore case and trailing spaces. So values are
  * compared as binary text; a plain `=` before it keeps the column's index usable.
