@@ -4,6 +4,8 @@ import { type AppProcess, eventually, startApp } from '../utils/app-process';
 import {
   bearer,
   dataLookupClient,
+  expectGoneDatabaseAnswered,
+  expectSlowDatabaseAnswered,
   INJECTIONS,
   type Message,
   type Session,
@@ -14,7 +16,6 @@ import {
   createOwnerDatabase,
   type OwnerDatabase,
   shopSettings,
-  startRelay,
   tableOf,
 } from '../utils/owner-database';
 import { connect, type TestSocket } from '../utils/sockets';
@@ -33,7 +34,6 @@ describe('data lookup', () => {
   const sockets: TestSocket[] = [];
   let client: ReturnType<typeof dataLookupClient>;
 
-  const agent = (token = org.token) => ({ Authorization: `Bearer ${token}` });
   const setUp = (who: Registered, settings: object) => client.setUp(who, settings);
   const init = (site = org.site) => client.init(site);
   const visitorOf = (email: string, site = org.site) => client.visitorOf(email, site);
@@ -279,58 +279,10 @@ describe('data lookup', () => {
   });
 
   describe('an owner database that fails', () => {
-    it('answers 503 within the timeout when it is slow', async () => {
-      const slow = await registerOrganization(app.url, 'Slow');
-      const settings = shopSettings(owner.readerUrl);
-      await setUp(slow, { ...settings, rules: [{ ...settings.rules[0], table: 'slow_orders' }] });
-      const ada = await visitorOf('ada@example.test', slow.site);
-      const message = await say(ada, 'orders');
-      const started = Date.now();
-      const res = await request(app.url)
-        .post('/api/widget/data-lookup/paginate')
-        .set(bearer(ada))
-        .send({ conversation_id: message.conversation_id, rule_id: 'orders', page: 2 })
-        .expect(503);
-      expect(Date.now() - started).toBeLessThan(4500);
-      expect(res.body).toMatchObject({ status: false, error_code: 'service_unavailable' });
-      expect(res.body.message).toContain('did not answer in time');
-      // The keyword reply tells the visitor instead of failing silently.
-      const reply = await botReplyAfter(ada, message);
-      expect(reply.body).toContain('did not answer in time');
-    });
+    it('answers 503 within the timeout when it is slow', () =>
+      expectSlowDatabaseAnswered(app.url, shopSettings(owner.readerUrl)));
 
-    it('answers 503 at once when it is gone, and within the timeout when it does not answer', async () => {
-      const relay = await startRelay(owner.readerUrl);
-      const away = await registerOrganization(app.url, 'Away');
-      await setUp(away, shopSettings(relay.url));
-      const ada = await visitorOf('ada@example.test', away.site);
-      await search(ada).expect(200);
-
-      relay.blackhole();
-      let started = Date.now();
-      let res = await search(ada).expect(503);
-      expect(Date.now() - started).toBeLessThan(4500);
-      expect(res.body.error_code).toBe('service_unavailable');
-      const session = await init(away.site);
-      started = Date.now();
-      await request(app.url)
-        .post('/api/widget/account-login')
-        .set(bearer(session))
-        .send({ identifier: 'ada@example.test' })
-        .expect(503);
-      expect(Date.now() - started).toBeLessThan(4500);
-
-      await relay.refuse();
-      started = Date.now();
-      res = await search(ada).expect(503);
-      expect(Date.now() - started).toBeLessThan(1500);
-      expect(res.body.message).toContain('cannot be reached');
-      await request(app.url)
-        .post(`/api/agent/sites/${away.site.id}/data-lookup/test`)
-        .set(agent(away.token))
-        .expect(422);
-      // The service itself is fine.
-      await request(app.url).get('/health/ready').expect(200);
-    });
+    it('answers 503 at once when it is gone, and within the timeout when it does not answer', () =>
+      expectGoneDatabaseAnswered(app.url, owner.readerUrl, (url) => shopSettings(url)));
   });
 });

@@ -1,7 +1,7 @@
 import request from 'supertest';
-import type { Registered } from '../factories/identity';
+import { registerOrganization, type Registered } from '../factories/identity';
 import { eventually } from './app-process';
-import { tableOf } from './owner-database';
+import { ADA, type shopSettings, startRelay, tableOf } from './owner-database';
 
 export interface Session {
   visitor_uid: string;
@@ -97,4 +97,79 @@ export function dataLookupClient(appUrl: string) {
         return (res.body.data as Message[]).find((m) => m.sender_type === 'bot');
       }),
   };
+}
+
+type Client = ReturnType<typeof dataLookupClient>;
+type Settings = ReturnType<typeof shopSettings>;
+
+/**
+ * A site whose keyword rule reads `slow_orders` (5 s a row): a page answers 503 within the
+ * timeout, the keyword reply says so, and the next read still works.
+ */
+export async function expectSlowDatabaseAnswered(appUrl: string, settings: Settings) {
+  const client = dataLookupClient(appUrl);
+  const slow = await registerOrganization(appUrl, 'Slow');
+  await client.setUp(slow, {
+    ...settings,
+    rules: [{ ...settings.rules[0], table: 'slow_orders' }],
+  });
+  const ada = await client.visitorOf(ADA.email, slow.site);
+  const message = await client.say(ada, 'orders');
+  const started = Date.now();
+  const res = await request(appUrl)
+    .post('/api/widget/data-lookup/paginate')
+    .set(bearer(ada))
+    .send({ conversation_id: message.conversation_id, rule_id: 'orders', page: 2 })
+    .expect(503);
+  expect(Date.now() - started).toBeLessThan(4500);
+  expect(res.body).toMatchObject({ status: false, error_code: 'service_unavailable' });
+  expect(res.body.message).toContain('did not answer in time');
+  // The keyword reply tells the visitor instead of failing silently.
+  const reply = await client.botReplyAfter(ada, message);
+  expect(reply.body).toContain('did not answer in time');
+  // The connection whose statement was stopped (or dropped) does not hold the next read.
+  await client.search(ada).expect(200);
+}
+
+/**
+ * A site reading the owner database through a relay: when the relay stops answering, reads and
+ * logins answer 503 within the timeout; when its port closes, at once, and a settings test is a
+ * 422. The service itself stays ready.
+ */
+export async function expectGoneDatabaseAnswered(
+  appUrl: string,
+  readerUrl: string,
+  settingsOf: (url: string) => Settings,
+) {
+  const client: Client = dataLookupClient(appUrl);
+  const relay = await startRelay(readerUrl);
+  const away = await registerOrganization(appUrl, 'Away');
+  await client.setUp(away, settingsOf(relay.url));
+  const ada = await client.visitorOf(ADA.email, away.site);
+  await client.search(ada).expect(200);
+
+  relay.blackhole();
+  let started = Date.now();
+  let res = await client.search(ada).expect(503);
+  expect(Date.now() - started).toBeLessThan(4500);
+  expect(res.body.error_code).toBe('service_unavailable');
+  const session = await client.init(away.site);
+  started = Date.now();
+  await request(appUrl)
+    .post('/api/widget/account-login')
+    .set(bearer(session))
+    .send({ identifier: ADA.email })
+    .expect(503);
+  expect(Date.now() - started).toBeLessThan(4500);
+
+  await relay.refuse();
+  started = Date.now();
+  res = await client.search(ada).expect(503);
+  expect(Date.now() - started).toBeLessThan(1500);
+  expect(res.body.message).toContain('cannot be reached');
+  await request(appUrl)
+    .post(`/api/agent/sites/${away.site.id}/data-lookup/test`)
+    .set(agentOf(away))
+    .expect(422);
+  await request(appUrl).get('/health/ready').expect(200);
 }

@@ -1,10 +1,10 @@
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { type Connection, type ConnectionOptions, createConnection } from 'mysql2/promise';
+import { freePort, localServerAvailable } from './local-server';
 import { ADA, BOB, TWIN } from './owner-database';
 
 export interface MysqlOwnerDatabase {
@@ -15,41 +15,17 @@ export interface MysqlOwnerDatabase {
   drop(): Promise<void>;
 }
 
-function binary(name: string): string | undefined {
-  try {
-    return (
-      execFileSync('sh', ['-c', `command -v ${name}`], { encoding: 'utf8' }).trim() || undefined
-    );
-  } catch {
-    return undefined;
-  }
-}
-
 /**
- * Whether the MySQL-driver tests can run. CI installs mariadb-server (see .ci/run) and there a
- * missing binary is a failure; on a developer machine without it those tests are reported as
- * skipped. `TEST_MYSQL_URL` (an administrator's mysql:// URL) uses a running server instead.
+ * Whether the MySQL-driver tests can run (see localServerAvailable); `TEST_MYSQL_URL` (an
+ * administrator's mysql:// URL) uses a running server instead of a private mariadbd.
  */
-export const mysqlAvailable = (): boolean => {
-  if (process.env.TEST_MYSQL_URL || (binary('mariadbd') && binary('mariadb-install-db'))) {
-    return true;
-  }
-  if (process.env.CI)
-    throw new Error('mariadbd is required in CI (apt-get install -y mariadb-server)');
-  console.warn(
-    'mariadbd not found: MySQL-driver tests are skipped (apt-get install -y mariadb-server)',
-  );
-  return false;
-};
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = net.createServer().listen(0, '127.0.0.1', () => {
-      const address = server.address() as net.AddressInfo;
-      server.close(() => resolve(address.port));
-    });
+export const mysqlAvailable = (): boolean =>
+  localServerAvailable({
+    env: 'TEST_MYSQL_URL',
+    binaries: ['mariadbd', 'mariadb-install-db'],
+    package: 'mariadb-server',
+    tests: 'MySQL-driver tests',
   });
-}
 
 interface Server {
   admin: ConnectionOptions;
