@@ -1,37 +1,24 @@
 import request from 'supertest';
 import { registerOrganization, type Registered } from '../factories/identity';
 import { type AppProcess, eventually, startApp } from '../utils/app-process';
+import {
+  bearer,
+  dataLookupClient,
+  expectGoneDatabaseAnswered,
+  expectSlowDatabaseAnswered,
+  INJECTIONS,
+  type Message,
+  type Session,
+  txns,
+} from '../utils/data-lookup-client';
 import { createTestDatabase, dropTestDatabase, pool } from '../utils/database';
 import {
   createOwnerDatabase,
   type OwnerDatabase,
   shopSettings,
-  startRelay,
   tableOf,
 } from '../utils/owner-database';
 import { connect, type TestSocket } from '../utils/sockets';
-
-interface Session {
-  visitor_uid: string;
-  session_token: string;
-  conversation_id: number;
-}
-
-interface Message {
-  id: number;
-  body: string;
-  sender_type: string;
-  conversation_id: number;
-}
-
-const INJECTIONS = [
-  "' OR '1'='1",
-  "TXN-B1' OR customer_id = 2 --",
-  '1; DROP TABLE payments; --',
-  "') UNION SELECT txn_id, utr, amount::text, status, paid_at::text FROM payments --",
-  '"customer_id"',
-  '$1',
-];
 
 /**
  * What a logged-in visitor reads of the owner's records: the record search (only ever the
@@ -45,66 +32,22 @@ describe('data lookup', () => {
   let owner: OwnerDatabase;
   let org: Registered;
   const sockets: TestSocket[] = [];
+  let client: ReturnType<typeof dataLookupClient>;
 
-  const agent = (token = org.token) => ({ Authorization: `Bearer ${token}` });
-  const bearer = (session: Session) => ({ Authorization: `Bearer ${session.session_token}` });
-  const setUp = async (who: Registered, settings: object) => {
-    await request(app.url)
-      .patch(`/api/agent/sites/${who.site.id}`)
-      .set(agent(who.token))
-      .send({ widget_settings: { visitor_account_login: { enabled: true } } })
-      .expect(200);
-    await request(app.url)
-      .put(`/api/agent/sites/${who.site.id}/data-lookup`)
-      .set(agent(who.token))
-      .send(settings)
-      .expect(200);
-  };
-  const init = async (site = org.site): Promise<Session> =>
-    (
-      await request(app.url)
-        .post('/api/widget/init')
-        .send({ widget_key: site.widget_key })
-        .expect(200)
-    ).body as Session;
-  /** A visitor logged in as `email` (settings without a code). */
-  const visitorOf = async (email: string, site = org.site): Promise<Session> => {
-    const session = await init(site);
-    const res = await request(app.url)
-      .post('/api/widget/account-login')
-      .set(bearer(session))
-      .send({ identifier: email })
-      .expect(200);
-    expect(res.body.success).toBe(true);
-    return session;
-  };
+  const setUp = (who: Registered, settings: object) => client.setUp(who, settings);
+  const init = (site = org.site) => client.init(site);
+  const visitorOf = (email: string, site = org.site) => client.visitorOf(email, site);
   const search = (session: Session, filters?: Record<string, string>) =>
-    request(app.url)
-      .post('/api/widget/filter-records/search')
-      .set(bearer(session))
-      .send({ filters });
-  const txns = (body: string) => tableOf(body).rows.map((row) => row[0]);
-  const say = async (session: Session, body: string) =>
-    (
-      await request(app.url)
-        .post('/api/widget/messages')
-        .set(bearer(session))
-        .send({ body })
-        .expect(201)
-    ).body.data as Message;
+    client.search(session, filters);
+  const say = (session: Session, body: string) => client.say(session, body);
   const botReplyAfter = (session: Session, message: Message) =>
-    eventually(async () => {
-      const res = await request(app.url)
-        .get(`/api/widget/messages?after_id=${message.id}`)
-        .set(bearer(session))
-        .expect(200);
-      return (res.body.data as Message[]).find((m) => m.sender_type === 'bot');
-    });
+    client.botReplyAfter(session, message);
 
   beforeAll(async () => {
     owner = await createOwnerDatabase();
     databaseUrl = await createTestDatabase();
     app = await startApp({ DATABASE_URL: databaseUrl });
+    client = dataLookupClient(app.url);
     direct = `http://127.0.0.1:${app.port}`;
     org = await registerOrganization(app.url, 'Shop');
     await setUp(org, shopSettings(owner.readerUrl));
@@ -336,58 +279,10 @@ describe('data lookup', () => {
   });
 
   describe('an owner database that fails', () => {
-    it('answers 503 within the timeout when it is slow', async () => {
-      const slow = await registerOrganization(app.url, 'Slow');
-      const settings = shopSettings(owner.readerUrl);
-      await setUp(slow, { ...settings, rules: [{ ...settings.rules[0], table: 'slow_orders' }] });
-      const ada = await visitorOf('ada@example.test', slow.site);
-      const message = await say(ada, 'orders');
-      const started = Date.now();
-      const res = await request(app.url)
-        .post('/api/widget/data-lookup/paginate')
-        .set(bearer(ada))
-        .send({ conversation_id: message.conversation_id, rule_id: 'orders', page: 2 })
-        .expect(503);
-      expect(Date.now() - started).toBeLessThan(4500);
-      expect(res.body).toMatchObject({ status: false, error_code: 'service_unavailable' });
-      expect(res.body.message).toContain('did not answer in time');
-      // The keyword reply tells the visitor instead of failing silently.
-      const reply = await botReplyAfter(ada, message);
-      expect(reply.body).toContain('did not answer in time');
-    });
+    it('answers 503 within the timeout when it is slow', () =>
+      expectSlowDatabaseAnswered(app.url, shopSettings(owner.readerUrl)));
 
-    it('answers 503 at once when it is gone, and within the timeout when it does not answer', async () => {
-      const relay = await startRelay(owner.readerUrl);
-      const away = await registerOrganization(app.url, 'Away');
-      await setUp(away, shopSettings(relay.url));
-      const ada = await visitorOf('ada@example.test', away.site);
-      await search(ada).expect(200);
-
-      relay.blackhole();
-      let started = Date.now();
-      let res = await search(ada).expect(503);
-      expect(Date.now() - started).toBeLessThan(4500);
-      expect(res.body.error_code).toBe('service_unavailable');
-      const session = await init(away.site);
-      started = Date.now();
-      await request(app.url)
-        .post('/api/widget/account-login')
-        .set(bearer(session))
-        .send({ identifier: 'ada@example.test' })
-        .expect(503);
-      expect(Date.now() - started).toBeLessThan(4500);
-
-      await relay.refuse();
-      started = Date.now();
-      res = await search(ada).expect(503);
-      expect(Date.now() - started).toBeLessThan(1500);
-      expect(res.body.message).toContain('cannot be reached');
-      await request(app.url)
-        .post(`/api/agent/sites/${away.site.id}/data-lookup/test`)
-        .set(agent(away.token))
-        .expect(422);
-      // The service itself is fine.
-      await request(app.url).get('/health/ready').expect(200);
-    });
+    it('answers 503 at once when it is gone, and within the timeout when it does not answer', () =>
+      expectGoneDatabaseAnswered(app.url, owner.readerUrl, (url) => shopSettings(url)));
   });
 });

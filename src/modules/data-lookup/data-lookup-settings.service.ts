@@ -15,8 +15,10 @@ import type { DataLookupViewDto, PutDataLookupDto } from './data-lookup.dto';
 import { type DataLookupRow, DataLookupRepository } from './data-lookup.repository';
 import {
   type DataLookupSettings,
+  type Driver,
   FILTER_PRESETS,
   type FilterRecordSettings,
+  URL_SCHEMES,
 } from './lookup-settings';
 import { type OwnerDatabase, OwnerDatabaseError } from './owner-database/owner-database';
 import { OwnerDatabases } from './owner-database/owner-databases';
@@ -29,7 +31,21 @@ export function maskUrl(url: string): string {
     if (parsed.password) parsed.password = '****';
     return parsed.toString();
   } catch {
-    return 'postgres://****';
+    return '****';
+  }
+}
+
+/** 422 on `connection.url` unless the URL is one of the driver's (`mysql://` for `mysql`). */
+function requireScheme(driver: Driver, url: string): void {
+  let scheme: string | undefined;
+  try {
+    scheme = new URL(url).protocol;
+  } catch {
+    scheme = undefined;
+  }
+  if (scheme === undefined || !URL_SCHEMES[driver].includes(scheme)) {
+    const schemes = URL_SCHEMES[driver].map((name) => `${name}//`).join(' or ');
+    throw AppError.invalid('connection.url', `The ${driver} driver needs a ${schemes} URL.`);
   }
 }
 
@@ -66,8 +82,9 @@ export class DataLookupSettingsService {
     const site = await this.sites.get(organizationId, siteId);
     const current = await this.repository.find(organizationId, siteId);
     const url = this.chooseUrl(input.connection.url, current);
+    requireScheme(input.connection.driver, url);
     const settings = fromInput(input, url, site);
-    await this.check(settings, (work) => this.owners.once(url, work));
+    await this.check(settings, (work) => this.owners.once(settings.connection.driver, url, work));
 
     const row = await this.repository.save(organizationId, siteId, {
       driver: settings.connection.driver,
@@ -106,7 +123,7 @@ export class DataLookupSettingsService {
     const settings = toSettings(site, row, this.secrets.open(row.url_sealed));
     const started = Date.now();
     const serverVersion = await this.check(settings, async (work) =>
-      work(this.owners.forSite(siteId, row.url_sealed, () => settings.connection.url)),
+      work(this.owners.forSite(siteId, row.driver, row.url_sealed, () => settings.connection.url)),
     );
     return { ok: true, server_version: serverVersion, latency_ms: Date.now() - started };
   }

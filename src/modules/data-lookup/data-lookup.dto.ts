@@ -17,24 +17,28 @@ import {
   ValidateNested,
 } from 'class-validator';
 import { EnvelopeDto } from '../../common/openapi/envelope.dto';
+import { DRIVERS, type Driver } from './lookup-settings';
 
 const SLUG = /^[A-Za-z0-9_-]{1,64}$/;
 const IDENTIFIER_HINT = 'Checked against the database catalog when saved';
 
 export class ConnectionDto {
-  @ApiProperty({ enum: ['postgres'] })
-  @IsIn(['postgres'])
-  driver!: 'postgres';
+  @ApiProperty({ enum: DRIVERS, description: 'PostgreSQL, or MySQL 8+ / MariaDB 10.1+' })
+  @IsIn(DRIVERS)
+  driver!: Driver;
 
   @ApiPropertyOptional({
     example: 'postgres://reader:secret@db.example:5432/shop',
     description:
+      'postgres:// for `postgres`, mysql:// for `mysql` (mysql://reader:secret@db.example:3306/shop). ' +
       'Stored encrypted. May be left out, or sent back masked as GET shows it, to keep the saved one.',
   })
   @IsOptional()
   @IsString()
   @MaxLength(2000)
-  @Matches(/^postgres(ql)?:\/\/\S+$/, { message: 'url must be a postgres:// connection URL' })
+  @Matches(/^(postgres(ql)?|mysql):\/\/\S+$/, {
+    message: 'url must be a postgres:// or mysql:// connection URL',
+  })
   url?: string;
 }
 
@@ -240,7 +244,7 @@ export class PutDataLookupDto {
 // Responses: the same shape with every default filled in and the URL's password masked.
 
 class ConnectionViewDto {
-  @ApiProperty({ enum: ['postgres'] }) driver!: string;
+  @ApiProperty({ enum: DRIVERS }) driver!: string;
   @ApiProperty({ example: 'postgres://reader:****@db.example:5432/shop' }) url!: string;
 }
 

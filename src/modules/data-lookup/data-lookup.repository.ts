@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { sql } from '../../database/sql';
-import type { AccountSettings, FilterRecordSettings, LookupRule } from './lookup-settings';
+import type { AccountSettings, Driver, FilterRecordSettings, LookupRule } from './lookup-settings';
 
 /** The filter_record settings kept here; `enabled` and `button_label` live in the widget settings. */
 export type StoredFilterRecord = Omit<FilterRecordSettings, 'enabled' | 'button_label'>;
@@ -9,7 +9,7 @@ export type StoredFilterRecord = Omit<FilterRecordSettings, 'enabled' | 'button_
 export interface DataLookupRow {
   site_id: string;
   organization_id: string;
-  driver: 'postgres';
+  driver: Driver;
   url_sealed: string;
   account: AccountSettings;
   require_otp: boolean;

@@ -16,6 +16,7 @@ import {
 } from './lookup-queries';
 import type { DataLookupSettings, LookupRule } from './lookup-settings';
 import type { Cell } from './table-markup';
+import type { Dialect } from './sql-dialect';
 import {
   type OwnerDatabase,
   OwnerDatabaseError,
@@ -79,25 +80,30 @@ export class DataLookupService {
       // The URL stays sealed here; the pool opens it when it first connects.
       settings: toSettings(site, row, ''),
       widget,
-      database: this.owners.forSite(siteId, row.url_sealed, open),
+      database: this.owners.forSite(siteId, row.driver, row.url_sealed, open),
       timeZone: site.timezone,
     };
   }
 
   /** The accounts whose lookup columns hold the identifier (at most two are read). */
   findAccounts(lookup: SiteLookup, identifier: string): Promise<OwnerAccount[]> {
-    return this.rows(lookup, accountByIdentifier(lookup.settings.account, identifier));
+    return this.rows(lookup, (dialect) =>
+      accountByIdentifier(dialect, lookup.settings.account, identifier),
+    );
   }
 
   async account(lookup: SiteLookup, key: string): Promise<OwnerAccount | undefined> {
-    return (await this.rows<OwnerAccount>(lookup, accountByKey(lookup.settings.account, key)))[0];
+    const rows = await this.rows<OwnerAccount>(lookup, (dialect) =>
+      accountByKey(dialect, lookup.settings.account, key),
+    );
+    return rows[0];
   }
 
   /** The account's records matching the filters (the search must be configured). */
   search(lookup: SiteLookup, accountKey: string, filters: RecordFilters): Promise<OwnerRow[]> {
     const record = lookup.settings.filter_record;
     if (!record) throw new Error('record search is not configured');
-    return this.rows(lookup, recordSearch(record, accountKey, filters));
+    return this.rows(lookup, (dialect) => recordSearch(dialect, record, accountKey, filters));
   }
 
   /** A page (1-based) of a rule's rows for the account, and whether more follow. */
@@ -107,7 +113,9 @@ export class DataLookupService {
     accountKey: string,
     page: number,
   ): Promise<{ rows: OwnerRow[]; hasMore: boolean }> {
-    const rows = await this.rows<OwnerRow>(lookup, rulePage(rule, accountKey, page));
+    const rows = await this.rows<OwnerRow>(lookup, (dialect) =>
+      rulePage(dialect, rule, accountKey, page),
+    );
     return { rows: rows.slice(0, rule.page_size), hasMore: rows.length > rule.page_size };
   }
 
@@ -118,10 +126,18 @@ export class DataLookupService {
     accountKey: string,
     rowKey: string,
   ): Promise<OwnerRow | undefined> {
-    return (await this.rows<OwnerRow>(lookup, ruleRow(rule, accountKey, rowKey)))[0];
+    const rows = await this.rows<OwnerRow>(lookup, (dialect) =>
+      ruleRow(dialect, rule, accountKey, rowKey),
+    );
+    return rows[0];
   }
 
-  private async rows<T extends object>(lookup: SiteLookup, query: OwnerQuery): Promise<T[]> {
+  /** The rows of a query written for the site's database. */
+  private async rows<T extends object>(
+    lookup: SiteLookup,
+    build: (dialect: Dialect) => OwnerQuery,
+  ): Promise<T[]> {
+    const query = build(lookup.database.dialect);
     try {
       return await lookup.database.read((read) => read<T>(query.text, query.values), {
         timeZone: lookup.timeZone,

@@ -1,8 +1,10 @@
+import type { Dialect } from './sql-dialect';
+
 /**
  * SQL identifiers of the owner's database. Only plain names pass (letters, digits, underscores,
- * not starting with a digit, at most 63 characters; a table may be `schema.table`), and every one
- * is double-quoted when a query is built, so no identifier can carry SQL. Values never appear in
- * query text: they are bound parameters.
+ * not starting with a digit, at most 63 characters; a table may be `schema.table`, for MySQL
+ * `database.table`), and every one is quoted when a query is built (`"x"`, MySQL `` `x` ``), so
+ * no identifier can carry SQL. Values never appear in query text: they are bound parameters.
  */
 const NAME = /^[A-Za-z_][A-Za-z0-9_]{0,62}$/;
 
@@ -14,17 +16,17 @@ export function isTableName(value: string): boolean {
 }
 
 /** `"name"`; refuses anything the whitelist does not admit. */
-export function quoteColumn(name: string): string {
+export function quoteColumn(dialect: Dialect, name: string): string {
   if (!isColumnName(name)) throw new Error(`not a safe column name: ${name}`);
-  return `"${name}"`;
+  return dialect.quote(name);
 }
 
 /** `"table"` or `"schema"."table"`. */
-export function quoteTable(name: string): string {
+export function quoteTable(dialect: Dialect, name: string): string {
   if (!isTableName(name)) throw new Error(`not a safe table name: ${name}`);
   return name
     .split('.')
-    .map((part) => `"${part}"`)
+    .map((part) => dialect.quote(part))
     .join('.');
 }
 

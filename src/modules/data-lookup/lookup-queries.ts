@@ -1,4 +1,5 @@
 import { quoteColumn, quoteTable } from './identifiers';
+import type { Bind, Dialect } from './sql-dialect';
 import type { AccountSettings, FilterRecordSettings, LookupRule } from './lookup-settings';
 
 /** A statement for the owner's database: text built from checked identifiers, values bound. */
@@ -17,16 +18,41 @@ export interface RecordFilters {
   date_to?: string;
 }
 
-/** Every value as text (so a row action can name a row exactly as it was shown), one per column. */
-const selectText = (columns: string[]): string =>
-  columns.map((column) => `${col(column)}::text AS ${quoteColumn(column)}`).join(', ');
-
 /**
- * A column of the queried table, qualified: the text outputs share the columns' names, and an
- * unqualified name in ORDER BY would sort by the text instead of the value.
+ * One statement being written for a dialect: its bound values, in the order their placeholders
+ * appear. The columns of the queried table are qualified (`src.x`): the text outputs share the
+ * columns' names, and an unqualified name in ORDER BY would sort by the text instead of the value.
  */
-const col = (column: string): string => `src.${quoteColumn(column)}`;
-const from = (table: string): string => `${quoteTable(table)} AS src`;
+class Statement {
+  readonly values: unknown[] = [];
+  constructor(readonly dialect: Dialect) {}
+
+  readonly bind: Bind = (value) => {
+    this.values.push(value);
+    return this.dialect.placeholder(this.values.length);
+  };
+
+  col(column: string): string {
+    return `src.${quoteColumn(this.dialect, column)}`;
+  }
+
+  from(table: string): string {
+    return `${quoteTable(this.dialect, table)} AS src`;
+  }
+
+  /** Every value as text (so a row action can name a row exactly as it was shown). */
+  selectText(columns: string[]): string {
+    return columns.map((column) => this.textAs(this.col(column), column)).join(', ');
+  }
+
+  textAs(expression: string, alias: string): string {
+    return `${this.dialect.text(expression)} AS ${quoteColumn(this.dialect, alias)}`;
+  }
+
+  query(text: string): OwnerQuery {
+    return { text, values: this.values };
+  }
+}
 
 /** Mobile numbers are compared without spaces, dots, dashes and brackets. */
 export const normalizeMobile = (value: string): string => value.replace(/[\s().-]/g, '');
@@ -36,34 +62,38 @@ export const normalizeMobile = (value: string): string => value.replace(/[\s().-
  * anything else matches with spaces, dots, dashes and brackets removed on both sides. Two rows
  * are fetched so an identifier naming several accounts can be refused.
  */
-export function accountByIdentifier(account: AccountSettings, identifier: string): OwnerQuery {
+export function accountByIdentifier(
+  dialect: Dialect,
+  account: AccountSettings,
+  identifier: string,
+): OwnerQuery {
+  const q = new Statement(dialect);
+  const columns = accountColumns(q, account);
   const email = identifier.includes('@');
-  const conditions = account.lookup_columns.map((column) =>
-    email
-      ? `lower(${col(column)}::text) = lower($1)`
-      : `regexp_replace(${col(column)}::text, '[\\s().-]', '', 'g') = $1`,
-  );
-  return {
-    text: `SELECT ${accountColumns(account)} FROM ${from(account.table)}
-      WHERE ${conditions.join(' OR ')} LIMIT 2`,
-    values: [email ? identifier : normalizeMobile(identifier)],
-  };
+  const value = email ? identifier : normalizeMobile(identifier);
+  const conditions = account.lookup_columns.map((column) => {
+    const text = dialect.text(q.col(column));
+    return email
+      ? dialect.textEqualsIgnoringCase(text, value, q.bind)
+      : dialect.textEquals(dialect.withoutPunctuation(text), value, q.bind);
+  });
+  return q.query(`SELECT ${columns} FROM ${q.from(account.table)}
+      WHERE ${conditions.join(' OR ')} LIMIT 2`);
 }
 
 /** The account a login names, re-read by its key. */
-export function accountByKey(account: AccountSettings, key: string): OwnerQuery {
-  return {
-    text: `SELECT ${accountColumns(account)} FROM ${from(account.table)}
-      WHERE ${col(account.key_column)} = $1 LIMIT 1`,
-    values: [key],
-  };
+export function accountByKey(dialect: Dialect, account: AccountSettings, key: string): OwnerQuery {
+  const q = new Statement(dialect);
+  const columns = accountColumns(q, account);
+  return q.query(`SELECT ${columns} FROM ${q.from(account.table)}
+      WHERE ${dialect.equals(q.col(account.key_column), key, q.bind)} LIMIT 1`);
 }
 
-function accountColumns(account: AccountSettings): string {
+function accountColumns(q: Statement, account: AccountSettings): string {
   const optional = (column: string | null, alias: string) =>
-    column ? `${col(column)}::text AS ${alias}` : `NULL::text AS ${alias}`;
+    q.textAs(column ? q.col(column) : 'NULL', alias);
   return [
-    `${col(account.key_column)}::text AS key`,
+    q.textAs(q.col(account.key_column), 'key'),
     optional(account.email_column, 'email'),
     optional(account.name_column, 'name'),
   ].join(', ');
@@ -74,62 +104,71 @@ function accountColumns(account: AccountSettings): string {
  * account condition is always the first one, so no filter can widen the search beyond it.
  */
 export function recordSearch(
+  dialect: Dialect,
   settings: FilterRecordSettings,
   accountKey: string,
   filters: RecordFilters,
 ): OwnerQuery {
-  const values: unknown[] = [accountKey];
-  const conditions = [`${col(settings.account_column)} = $1`];
-  const bind = (value: unknown) => {
-    values.push(value);
-    return `$${values.length}`;
-  };
+  const q = new Statement(dialect);
+  const columns = q.selectText(settings.columns);
+  const conditions = [dialect.equals(q.col(settings.account_column), accountKey, q.bind)];
   for (const preset of ['txn', 'utr', 'mobile'] as const) {
     const column = settings.filters[preset];
     const value = filters[preset];
-    if (column && value !== undefined) conditions.push(`${col(column)} = ${bind(value)}`);
+    if (column && value !== undefined)
+      conditions.push(dialect.equals(q.col(column), value, q.bind));
   }
   const status = settings.filters.status;
   if (status && filters.status !== undefined) {
-    conditions.push(`lower(${col(status)}::text) = lower(${bind(filters.status)})`);
+    conditions.push(
+      dialect.textEqualsIgnoringCase(dialect.text(q.col(status)), filters.status, q.bind),
+    );
   }
   const date = settings.filters.date;
   if (date && filters.date_from !== undefined) {
-    conditions.push(`${col(date)} >= ${bind(filters.date_from)}::date`);
+    conditions.push(`${q.col(date)} >= ${dialect.dayStart(filters.date_from, q.bind)}`);
   }
   if (date && filters.date_to !== undefined) {
-    conditions.push(`${col(date)} < ${bind(filters.date_to)}::date + 1`);
+    conditions.push(`${q.col(date)} < ${dialect.nextDayStart(filters.date_to, q.bind)}`);
   }
-  const order = date ? ` ORDER BY ${col(date)} DESC NULLS LAST` : '';
-  return {
-    text: `SELECT ${selectText(settings.columns)} FROM ${from(settings.table)}
-      WHERE ${conditions.join(' AND ')}${order} LIMIT ${bind(settings.limit)}`,
-    values,
-  };
+  const order = date ? ` ORDER BY ${dialect.orderNullsLast(q.col(date), 'DESC')}` : '';
+  return q.query(`SELECT ${columns} FROM ${q.from(settings.table)}
+      WHERE ${conditions.join(' AND ')}${order} LIMIT ${dialect.count(settings.limit, q.bind)}`);
 }
 
 /** One page of a rule's rows for the account, and one row more to tell whether more follow. */
-export function rulePage(rule: LookupRule, accountKey: string, page: number): OwnerQuery {
+export function rulePage(
+  dialect: Dialect,
+  rule: LookupRule,
+  accountKey: string,
+  page: number,
+): OwnerQuery {
+  const q = new Statement(dialect);
+  const columns = q.selectText(rule.columns);
   const direction = rule.direction === 'asc' ? 'ASC' : 'DESC';
   const order = [
-    ...(rule.order_by ? [`${col(rule.order_by)} ${direction} NULLS LAST`] : []),
+    ...(rule.order_by ? [dialect.orderNullsLast(q.col(rule.order_by), direction)] : []),
     // The shown columns break ties, so pages do not overlap.
-    ...rule.columns.map((column) => `${col(column)}::text`),
+    ...rule.columns.map((column) => dialect.text(q.col(column))),
   ];
-  return {
-    text: `SELECT ${selectText(rule.columns)} FROM ${from(rule.table)}
-      WHERE ${col(rule.account_column)} = $1
-      ORDER BY ${order.join(', ')} LIMIT $2 OFFSET $3`,
-    values: [accountKey, rule.page_size + 1, (page - 1) * rule.page_size],
-  };
+  return q.query(`SELECT ${columns} FROM ${q.from(rule.table)}
+      WHERE ${dialect.equals(q.col(rule.account_column), accountKey, q.bind)}
+      ORDER BY ${order.join(', ')}
+      LIMIT ${dialect.count(rule.page_size + 1, q.bind)}
+      OFFSET ${dialect.count((page - 1) * rule.page_size, q.bind)}`);
 }
 
 /** The account's row of a rule whose row key has this value (a row action re-reads its row). */
-export function ruleRow(rule: LookupRule, accountKey: string, rowKey: string): OwnerQuery {
-  return {
-    text: `SELECT ${selectText(rule.columns)} FROM ${from(rule.table)}
-      WHERE ${col(rule.account_column)} = $1 AND ${col(rule.row_key)} = $2
-      LIMIT 1`,
-    values: [accountKey, rowKey],
-  };
+export function ruleRow(
+  dialect: Dialect,
+  rule: LookupRule,
+  accountKey: string,
+  rowKey: string,
+): OwnerQuery {
+  const q = new Statement(dialect);
+  const columns = q.selectText(rule.columns);
+  return q.query(`SELECT ${columns} FROM ${q.from(rule.table)}
+      WHERE ${dialect.equals(q.col(rule.account_column), accountKey, q.bind)}
+        AND ${dialect.equals(q.col(rule.row_key), rowKey, q.bind)}
+      LIMIT 1`);
 }

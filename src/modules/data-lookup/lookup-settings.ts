@@ -8,6 +8,16 @@
 export const FILTER_PRESETS = ['txn', 'utr', 'status', 'mobile', 'date'] as const;
 export type FilterPreset = (typeof FILTER_PRESETS)[number];
 
+/** The owner databases the service can read. */
+export const DRIVERS = ['postgres', 'mysql'] as const;
+export type Driver = (typeof DRIVERS)[number];
+
+/** The URL schemes of each driver. */
+export const URL_SCHEMES: Record<Driver, string[]> = {
+  postgres: ['postgres:', 'postgresql:'],
+  mysql: ['mysql:'],
+};
+
 export interface AccountSettings {
   table: string;
   key_column: string;
@@ -51,7 +61,7 @@ export interface LookupRule {
 
 export interface DataLookupSettings {
   enabled: boolean;
-  connection: { driver: 'postgres'; url: string };
+  connection: { driver: Driver; url: string };
   account: AccountSettings;
   require_otp: boolean;
   filter_record: FilterRecordSettings | null;

@@ -1,8 +1,15 @@
 import { AppError } from '../../../common/errors/app-error';
+import type { Dialect } from '../sql-dialect';
 
 /** How long one statement on an owner database may run, and how long a connection may take. */
 export const STATEMENT_TIMEOUT_MS = 3000;
 export const CONNECT_TIMEOUT_MS = 3000;
+/** The client gives up on a statement this long after the server should have stopped it. */
+export const CLIENT_GRACE_MS = 1000;
+/** At most this many connections to one owner database per app instance. */
+export const POOL_SIZE = 3;
+/** Idle connections are closed after this long. */
+export const IDLE_TIMEOUT_MS = 30_000;
 
 /** Runs statements of one read-only transaction; answers the rows. */
 export type ReadQuery = <T extends object = Record<string, string | null>>(
@@ -12,9 +19,11 @@ export type ReadQuery = <T extends object = Record<string, string | null>>(
 
 /**
  * A site owner's database, read only: each `read` is one read-only transaction whose statements
- * may each run STATEMENT_TIMEOUT_MS. MySQL could be a second implementation of this.
+ * may each run STATEMENT_TIMEOUT_MS, in the given time zone. PostgreSQL and MySQL/MariaDB
+ * implement it; `dialect` says how their queries are written.
  */
 export interface OwnerDatabase {
+  readonly dialect: Dialect;
   read<T>(work: (query: ReadQuery) => Promise<T>, options?: { timeZone?: string }): Promise<T>;
   close(): Promise<void>;
 }

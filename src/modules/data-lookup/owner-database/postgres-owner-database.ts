@@ -1,16 +1,17 @@
 import { Logger } from '@nestjs/common';
 import { type DatabaseError, escapeLiteral, Pool, type PoolClient } from 'pg';
 import {
+  CLIENT_GRACE_MS,
   CONNECT_TIMEOUT_MS,
+  IDLE_TIMEOUT_MS,
   type OwnerDatabase,
   OwnerDatabaseError,
   type OwnerFailure,
+  POOL_SIZE,
   type ReadQuery,
   STATEMENT_TIMEOUT_MS,
 } from './owner-database';
-
-/** At most this many connections to one owner database per app instance. */
-export const POOL_SIZE = 3;
+import { type Dialect, POSTGRES } from '../sql-dialect';
 
 /**
  * An owner's PostgreSQL: a small pool, every read in `BEGIN READ ONLY` with a local statement
@@ -18,6 +19,7 @@ export const POOL_SIZE = 3;
  * server that stops answering altogether cannot hold a request either.
  */
 export class PostgresOwnerDatabase implements OwnerDatabase {
+  readonly dialect: Dialect = POSTGRES;
   private readonly logger = new Logger('data-lookup');
   private readonly pool: Pool;
 
@@ -26,8 +28,8 @@ export class PostgresOwnerDatabase implements OwnerDatabase {
       connectionString: url,
       max: size,
       connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
-      query_timeout: STATEMENT_TIMEOUT_MS + 1000,
-      idleTimeoutMillis: 30_000,
+      query_timeout: STATEMENT_TIMEOUT_MS + CLIENT_GRACE_MS,
+      idleTimeoutMillis: IDLE_TIMEOUT_MS,
       application_name: 'support-chat-data-lookup',
     });
     // An idle connection the server drops must not crash the process.
