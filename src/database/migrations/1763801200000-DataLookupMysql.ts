@@ -1,8 +1,8 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 
 /** A site's data lookup may read a MySQL or MariaDB database as well as a PostgreSQL one. */
-export class DataLookupMysql1763801100000 implements MigrationInterface {
-  name = 'DataLookupMysql1763801100000';
+export class DataLookupMysql1763801200000 implements MigrationInterface {
+  name = 'DataLookupMysql1763801200000';
 
   async up(queryRunner: QueryRunner): Promise<void> {
     await queryRunner.query(`
