@@ -12,7 +12,12 @@ import { WebhooksRepository } from './webhooks.repository';
 
 /** Attempts of one endpoint in flight at once in this process; the rest wait their turn. */
 export const PER_ENDPOINT_CONCURRENCY = 4;
-const BUSY_RETRY_MS = 500;
+/**
+ * An attempt finding its endpoint busy is queued again about when a slot should be free: after
+ * the endpoint's typical attempt time, kept within these bounds (and jittered).
+ */
+const BUSY_RETRY_MIN_MS = 20;
+const BUSY_RETRY_MAX_MS = 500;
 /** An endpoint failing every attempt this long is disabled (DESIGN section 6). */
 const FAILING_DISABLE_MS = 5 * 24 * 3_600_000;
 const EXCERPT_CHARS = 1000;
@@ -26,6 +31,8 @@ const EXCERPT_CHARS = 1000;
 export class WebhookDeliverer {
   private readonly logger = new Logger(WebhookDeliverer.name);
   private readonly inFlight = new Map<string, number>();
+  /** Each endpoint's typical attempt time in this process (moving average, ms). */
+  private readonly typicalMs = new Map<string, number>();
 
   constructor(
     private readonly webhooks: WebhooksRepository,
@@ -40,13 +47,17 @@ export class WebhookDeliverer {
     await this.queue.add(
       'deliver',
       { deliveryId },
-      {
-        jobId: `${deliveryId}-${attempt}${tag}`,
-        delay: delayMs,
-        removeOnComplete: true,
-        removeOnFail: 1000,
-      },
+      this.jobOptions(deliveryId, attempt, delayMs, tag),
     );
+  }
+
+  private jobOptions(deliveryId: string, attempt: number, delayMs: number, tag: string) {
+    return {
+      jobId: `${deliveryId}-${attempt}${tag}`,
+      delay: delayMs,
+      removeOnComplete: true,
+      removeOnFail: 1000,
+    };
   }
 
   /**
@@ -62,7 +73,10 @@ export class WebhookDeliverer {
     const endpointId = delivery.endpoint_id;
     const attempt = delivery.attempts + 1;
     if ((this.inFlight.get(endpointId) ?? 0) >= PER_ENDPOINT_CONCURRENCY) {
-      await this.enqueue(deliveryId, attempt, BUSY_RETRY_MS, `-wait-${Date.now()}`);
+      const typical = this.typicalMs.get(endpointId) ?? BUSY_RETRY_MAX_MS;
+      const wait = Math.min(BUSY_RETRY_MAX_MS, Math.max(BUSY_RETRY_MIN_MS, typical));
+      const jittered = Math.round(wait * (0.5 + Math.random()));
+      await this.enqueue(deliveryId, attempt, jittered, `-wait-${Date.now()}`);
       return 'waiting';
     }
     const timeoutMs = this.config.env.WEBHOOK_TIMEOUT_MS;
@@ -94,6 +108,12 @@ export class WebhookDeliverer {
       delivery.body,
       { timeoutMs, allowInsecure: this.config.env.WEBHOOK_ALLOW_INSECURE },
     ).finally(() => this.inFlight.set(endpointId, (this.inFlight.get(endpointId) ?? 1) - 1));
+
+    const typical = this.typicalMs.get(endpointId);
+    this.typicalMs.set(
+      endpointId,
+      typical === undefined ? result.durationMs : typical * 0.8 + result.durationMs * 0.2,
+    );
 
     const code = result.statusCode ?? null;
     const succeeded = code !== null && code >= 200 && code < 300;

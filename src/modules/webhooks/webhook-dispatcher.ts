@@ -81,9 +81,8 @@ export class WebhookDispatcher
       }
     });
     // Also the deliveries an earlier, interrupted run of this event wrote but did not queue.
-    for (const delivery of await this.webhooks.unsent(record.outboxId)) {
-      await this.deliverer.enqueue(delivery.id, 1);
-    }
+    const unsent = await this.webhooks.unsent(record.outboxId);
+    await Promise.all(unsent.map((delivery) => this.deliverer.enqueue(delivery.id, 1)));
   }
 
   private async sweep(): Promise<void> {
