@@ -185,7 +185,8 @@ export class TicketsRepository {
       `INSERT INTO ticket_sequences AS s (organization_id, year, last_value)
        VALUES ($1, EXTRACT(YEAR FROM now() AT TIME ZONE 'UTC')::integer, 1)
        ON CONFLICT (organization_id, year) DO UPDATE SET last_value = s.last_value + 1
-       RETURNING 'TKT-' || year || '-' || lpad(last_value::text, greatest(6, length(last_value::text)), '0') AS number`,
+       RETURNING 'TKT-' || year || '-'
+         || lpad(last_value::text, greatest(6, length(last_value::text)), '0') AS number`,
       [organizationId],
     );
     return rows[0].number;

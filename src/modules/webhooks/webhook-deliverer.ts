@@ -47,17 +47,13 @@ export class WebhookDeliverer {
     await this.queue.add(
       'deliver',
       { deliveryId },
-      this.jobOptions(deliveryId, attempt, delayMs, tag),
+      {
+        jobId: `${deliveryId}-${attempt}${tag}`,
+        delay: delayMs,
+        removeOnComplete: true,
+        removeOnFail: 1000,
+      },
     );
-  }
-
-  private jobOptions(deliveryId: string, attempt: number, delayMs: number, tag: string) {
-    return {
-      jobId: `${deliveryId}-${attempt}${tag}`,
-      delay: delayMs,
-      removeOnComplete: true,
-      removeOnFail: 1000,
-    };
   }
 
   /**
