@@ -285,6 +285,31 @@ describe('outgoing webhooks', () => {
       .expect(404);
   });
 
+  it('keeps at most 4 attempts in flight per endpoint, and a slow endpoint holds back no other', async () => {
+    const slow = await receiver(() => ({ status: 204, delayMs: 400 }));
+    const fast = await receiver(() => ({ status: 204 }));
+    await subscribe(slow.url, ['message.received']);
+    await subscribe(fast.url, ['message.received']);
+    const session = await widgetSession();
+    for (let i = 0; i < 12; i += 1) {
+      await request(app.url)
+        .post('/api/widget/messages')
+        .set('Authorization', `Bearer ${session.session_token}`)
+        .send({ body: `burst ${i}` })
+        .expect(201);
+    }
+    await eventually(
+      async () => slow.received.length === 12 && fast.received.length === 12,
+      20_000,
+    );
+    // Each slow answer takes 400 ms: no 390 ms window may hold more than 4 arrivals.
+    const at = slow.received.map((hook) => hook.at).sort((a, b) => a - b);
+    const crowded = at.map((start) => at.filter((t) => t >= start && t < start + 390).length);
+    expect(Math.max(...crowded)).toBeLessThanOrEqual(4);
+    // The fast endpoint had everything while the slow one was still working through its queue.
+    expect(Math.max(...fast.received.map((hook) => hook.at))).toBeLessThan(at[at.length - 1]);
+  });
+
   it('gives up after the last attempt, and treats redirects and timeouts as failures', async () => {
     const redirecting = await receiver(() => ({
       status: 302,
