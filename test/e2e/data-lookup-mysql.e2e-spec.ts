@@ -151,6 +151,45 @@ describeWithMysql('data lookup on MySQL/MariaDB', () => {
 
       await putSettings(base).expect(200);
     });
+
+    it('take a mariadb:// URL as well, masked and connecting like a mysql:// one', async () => {
+      const mariadbUrl = owner.readerUrl.replace(/^mysql:/, 'mariadb:');
+      const password = new URL(mariadbUrl).password;
+      try {
+        // Saving checks the catalog, so a 200 means the service connected with it.
+        const saved = await putSettings(mysqlSettings(mariadbUrl)).expect(200);
+        expect(saved.body.data.connection.url).toMatch(
+          /^mariadb:\/\/reader_\w+:\*{4}@127\.0\.0\.1:\d+\/scs_shop_\w+$/,
+        );
+        const read = await request(app.url)
+          .get(`/api/agent/sites/${org.site.id}/data-lookup`)
+          .set(agentOf(org))
+          .expect(200);
+        expect(read.body.data.connection).toEqual(saved.body.data.connection);
+        expect(JSON.stringify(read.body)).not.toContain(password);
+        await putSettings(mysqlSettings(read.body.data.connection.url)).expect(200);
+        const tested = await request(app.url)
+          .post(`/api/agent/sites/${org.site.id}/data-lookup/test`)
+          .set(agentOf(org))
+          .expect(200);
+        expect(tested.body.data).toMatchObject({ ok: true });
+        await visitorOf(ADA.email);
+
+        // Still one driver's scheme only: no mariadb:// for postgres, no postgres:// for mysql.
+        for (const [driver, url] of [
+          ['postgres', mariadbUrl],
+          ['mysql', 'postgres://reader:pw@127.0.0.1:5432/shop'],
+        ]) {
+          const wrong = await putSettings({
+            ...mysqlSettings(mariadbUrl),
+            connection: { driver, url },
+          }).expect(422);
+          expect(Object.keys(wrong.body.errors)).toEqual(['connection.url']);
+        }
+      } finally {
+        await putSettings(mysqlSettings(owner.readerUrl)).expect(200);
+      }
+    });
   });
 
   describe('account login', () => {
