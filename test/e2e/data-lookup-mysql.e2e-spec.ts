@@ -6,6 +6,7 @@ import {
   bearer,
   dataLookupClient,
   expectGoneDatabaseAnswered,
+  expectMailedCodeLogin,
   expectSlowDatabaseAnswered,
   INJECTIONS,
   type Session,
@@ -18,6 +19,7 @@ import {
   mysqlAvailable,
 } from '../utils/mariadb';
 import { ADA, BOB, shopSettings, tableOf, TWIN } from '../utils/owner-database';
+import { type SmtpCapture, startSmtp } from '../utils/smtp';
 
 const describeWithMysql = mysqlAvailable() ? describe : describe.skip;
 
@@ -29,10 +31,11 @@ const mysqlSettings = (url: string, overrides: Record<string, unknown> = {}) => 
 
 /**
  * Data lookup on a site owner's MySQL/MariaDB (a private mariadbd with the rows of the PostgreSQL
- * shop): settings checked against its catalog, login by email and mobile, the record search,
- * keyword replies, pages and row actions, where a value must never match more than PostgreSQL
- * would (MySQL's `'abc' = 0`, its case- and space-blind collations), and a database that is gone
- * or slow answering 503 within the timeout.
+ * shop): settings checked against its catalog, login by email and mobile (with a code mailed to
+ * a real local SMTP server too), the record search, keyword
+ * replies, pages and row actions, where a value must never match more than PostgreSQL would
+ * (MySQL's `'abc' = 0`, its case- and space-blind collations), and a database that is gone or
+ * slow answering 503 within the timeout.
  */
 describeWithMysql('data lookup on MySQL/MariaDB', () => {
   let databaseUrl: string;
@@ -40,22 +43,42 @@ describeWithMysql('data lookup on MySQL/MariaDB', () => {
   let owner: MysqlOwnerDatabase;
   let org: Registered;
   let client: ReturnType<typeof dataLookupClient>;
+  let smtp: SmtpCapture;
 
   const putSettings = (body: object, who = org) =>
     request(app.url)
       .put(`/api/agent/sites/${who.site.id}/data-lookup`)
       .set(agentOf(who))
       .send(body);
-  const login = (session: Session, identifier: string) =>
-    request(app.url).post('/api/widget/account-login').set(bearer(session)).send({ identifier });
+  const login = (session: Session, identifier: string) => client.login(session, identifier);
+  const readSettings = () =>
+    request(app.url)
+      .get(`/api/agent/sites/${org.site.id}/data-lookup`)
+      .set(agentOf(org))
+      .expect(200);
+  /** Sent back masked, the saved URL stays and still connects: the test's answer. */
+  const keepsMaskedUrl = async (masked: string) => {
+    await putSettings(mysqlSettings(masked)).expect(200);
+    const tested = await request(app.url)
+      .post(`/api/agent/sites/${org.site.id}/data-lookup/test`)
+      .set(agentOf(org))
+      .expect(200);
+    expect(tested.body.data).toMatchObject({ ok: true });
+    return tested.body.data as { server_version: string };
+  };
   const visitorOf = (identifier: string, site = org.site) => client.visitorOf(identifier, site);
   const search = (session: Session, filters?: Record<string, string>) =>
     client.search(session, filters);
 
   beforeAll(async () => {
+    smtp = await startSmtp();
     owner = await createMysqlOwnerDatabase();
     databaseUrl = await createTestDatabase();
-    app = await startApp({ DATABASE_URL: databaseUrl });
+    app = await startApp({
+      DATABASE_URL: databaseUrl,
+      SMTP_URL: smtp.url,
+      MAIL_FROM: 'shop@example.test',
+    });
     client = dataLookupClient(app.url);
     org = await registerOrganization(app.url, 'Shop');
     await client.setUp(org, mysqlSettings(owner.readerUrl));
@@ -65,15 +88,13 @@ describeWithMysql('data lookup on MySQL/MariaDB', () => {
     await app?.stop();
     await dropTestDatabase(databaseUrl);
     await owner?.drop();
+    await smtp?.close();
   });
 
   describe('settings', () => {
     it('are saved with driver mysql, shown masked, and tested against the server', async () => {
       const password = new URL(owner.readerUrl).password;
-      const read = await request(app.url)
-        .get(`/api/agent/sites/${org.site.id}/data-lookup`)
-        .set(agentOf(org))
-        .expect(200);
+      const read = await readSettings();
       expect(read.body.data.connection.driver).toBe('mysql');
       expect(read.body.data.connection.url).toMatch(/^mysql:\/\/reader_\w+:\*{4}@127\.0\.0\.1:/);
       expect(JSON.stringify(read.body)).not.toContain(password);
@@ -89,14 +110,8 @@ describeWithMysql('data lookup on MySQL/MariaDB', () => {
         await db.end();
       }
 
-      // Sent back masked, the saved URL stays and still connects.
-      await putSettings(mysqlSettings(read.body.data.connection.url)).expect(200);
-      const tested = await request(app.url)
-        .post(`/api/agent/sites/${org.site.id}/data-lookup/test`)
-        .set(agentOf(org))
-        .expect(200);
-      expect(tested.body.data).toMatchObject({ ok: true });
-      expect(tested.body.data.server_version).toMatch(/MariaDB|^\d+\.\d+/);
+      const tested = await keepsMaskedUrl(read.body.data.connection.url);
+      expect(tested.server_version).toMatch(/MariaDB|^\d+\.\d+/);
     });
 
     it('name every column or table the catalog lacks, and a URL of another driver (422)', async () => {
@@ -161,18 +176,10 @@ describeWithMysql('data lookup on MySQL/MariaDB', () => {
         expect(saved.body.data.connection.url).toMatch(
           /^mariadb:\/\/reader_\w+:\*{4}@127\.0\.0\.1:\d+\/scs_shop_\w+$/,
         );
-        const read = await request(app.url)
-          .get(`/api/agent/sites/${org.site.id}/data-lookup`)
-          .set(agentOf(org))
-          .expect(200);
+        const read = await readSettings();
         expect(read.body.data.connection).toEqual(saved.body.data.connection);
         expect(JSON.stringify(read.body)).not.toContain(password);
-        await putSettings(mysqlSettings(read.body.data.connection.url)).expect(200);
-        const tested = await request(app.url)
-          .post(`/api/agent/sites/${org.site.id}/data-lookup/test`)
-          .set(agentOf(org))
-          .expect(200);
-        expect(tested.body.data).toMatchObject({ ok: true });
+        await keepsMaskedUrl(read.body.data.connection.url);
         await visitorOf(ADA.email);
 
         // Still one driver's scheme only: no mariadb:// for postgres, no postgres:// for mysql.
@@ -215,6 +222,40 @@ describeWithMysql('data lookup on MySQL/MariaDB', () => {
         expect(res.body).toMatchObject({ success: false, otp_required: false });
       }
       expect(await owner.query(`SELECT count(*) AS n FROM customers`)).toEqual([{ n: 4 }]);
+    });
+
+    it("with require_otp, mails a code to the row's email that logs in to that account only", async () => {
+      const guarded = await registerOrganization(app.url, 'Codes');
+      await client.setUp(guarded, mysqlSettings(owner.readerUrl, { require_otp: true }));
+      // Typed as a mobile: the code goes to the email column of the row it names.
+      const { session, mail } = await expectMailedCodeLogin(
+        app.url,
+        smtp,
+        guarded.site,
+        ADA.mobile,
+      );
+      expect(mail.to).toEqual([ADA.email]);
+      expect(txns((await search(session).expect(200)).body.body)).toEqual([
+        'TXN-A3',
+        'TXN-A2',
+        'TXN-A1',
+      ]);
+      const bobs = await search(session, { txn: 'TXN-B1' }).expect(200);
+      expect(bobs.body.body).toBe('No matching payments.');
+
+      // An identifier naming no row answers the same, mails nothing, and no code logs it in.
+      const nobody = await client.init(guarded.site);
+      const mailsBefore = smtp.mails.length;
+      const unknown = await login(nobody, 'nobody@example.test').expect(200);
+      expect(unknown.body).toMatchObject({ success: true, otp_required: true });
+      const refused = await client.verifyOtp(nobody, '123456').expect(200);
+      expect(refused.body).toMatchObject({
+        success: false,
+        visitor_profile: { account_login: { logged_in: false } },
+      });
+      await search(nobody).expect(200, /log in/);
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(smtp.mails.length).toBe(mailsBefore);
     });
   });
 
