@@ -29,10 +29,15 @@ const mysqlSettings = (url: string, overrides: Record<string, unknown> = {}) => 
   return { ...settings, connection: { ...settings.connection, driver: 'mysql' } };
 };
 
+/** The one named zone the test server's time zone tables hold (a fresh MariaDB has none). */
+const NAMED_ZONE = 'Europe/Berlin';
+/** A zone the server does not know: the service sets its UTC offset instead. */
+const UNKNOWN_ZONE = 'Asia/Kolkata';
+
 /**
  * Data lookup on a site owner's MySQL/MariaDB (a private mariadbd with the rows of the PostgreSQL
  * shop): settings checked against its catalog, login by email and mobile (with a code mailed to
- * a real local SMTP server too), the record search, keyword
+ * a real local SMTP server too), the record search in named and offset time zones, keyword
  * replies, pages and row actions, where a value must never match more than PostgreSQL would
  * (MySQL's `'abc' = 0`, its case- and space-blind collations), and a database that is gone or
  * slow answering 503 within the timeout.
@@ -72,7 +77,7 @@ describeWithMysql('data lookup on MySQL/MariaDB', () => {
 
   beforeAll(async () => {
     smtp = await startSmtp();
-    owner = await createMysqlOwnerDatabase();
+    owner = await createMysqlOwnerDatabase({ timeZones: [NAMED_ZONE] });
     databaseUrl = await createTestDatabase();
     app = await startApp({
       DATABASE_URL: databaseUrl,
@@ -334,6 +339,66 @@ describeWithMysql('data lookup on MySQL/MariaDB', () => {
       } finally {
         await owner.query(`DELETE FROM payments WHERE id = 0`);
       }
+    });
+  });
+
+  describe('time zones', () => {
+    /** Ada logged in on a new site in `timeZone` reading the shop. */
+    const adaIn = async (timeZone: string) => {
+      const site = await registerOrganization(app.url, `Shop in ${timeZone}`);
+      await request(app.url)
+        .patch(`/api/agent/sites/${site.site.id}`)
+        .set(agentOf(site))
+        .send({ timezone: timeZone })
+        .expect(200);
+      await client.setUp(site, mysqlSettings(owner.readerUrl));
+      return visitorOf(ADA.email, site.site);
+    };
+    /** The rows (transaction id and paid_at as shown) of one of the site's days. */
+    const onDay = async (ada: Session, day: string) => {
+      const res = await search(ada, { date_from: day, date_to: day }).expect(200);
+      if (res.body.body === 'No matching payments.') return [];
+      return tableOf(res.body.body).rows.map((row) => [row[0], row[4]]);
+    };
+    /** Whether the server's time zone tables hold the zone. */
+    const serverKnows = async (zone: string) => {
+      const [row] = await owner.query(
+        `SELECT CONVERT_TZ('2026-01-01 00:00:00', '+00:00', ?) AS converted`,
+        [zone],
+      );
+      return row.converted !== null;
+    };
+
+    it('count days in a named zone the server knows, on either side of its DST change', async () => {
+      expect(await serverKnows(NAMED_ZONE)).toBe(true);
+      // 22:30 UTC is 23:30 in Berlin in winter (+01:00) but 00:30 the next day in summer
+      // (+02:00): no single offset puts both rows on their Berlin day.
+      await owner.query(
+        `INSERT INTO payments (id, customer_id, txn_id, utr, amount, status, mobile, paid_at)
+         VALUES (20, 1, 'TXN-WINTER', 'UTR-W', 1.00, 'success', NULL, '2026-01-15 22:30:00'),
+                (21, 1, 'TXN-SUMMER', 'UTR-S', 1.00, 'success', NULL, '2026-07-15 22:30:00')`,
+      );
+      try {
+        const ada = await adaIn(NAMED_ZONE);
+        expect(await onDay(ada, '2026-01-15')).toEqual([['TXN-WINTER', '2026-01-15 23:30:00']]);
+        expect(await onDay(ada, '2026-07-15')).toEqual([]);
+        expect(await onDay(ada, '2026-07-16')).toEqual([['TXN-SUMMER', '2026-07-16 00:30:00']]);
+        // 23:30 UTC on 5 February is already the 6th in Berlin.
+        expect(await onDay(ada, '2026-02-05')).toEqual([]);
+        expect(await onDay(ada, '2026-02-06')).toEqual([['TXN-A2', '2026-02-06 00:30:00']]);
+      } finally {
+        await owner.query(`DELETE FROM payments WHERE id IN (20, 21)`);
+      }
+    });
+
+    it("count days at the zone's current UTC offset when the server does not know it", async () => {
+      // The same ER_UNKNOWN_TIME_ZONE as on a server without time zone tables.
+      expect(await serverKnows(UNKNOWN_ZONE)).toBe(false);
+      const ada = await adaIn(UNKNOWN_ZONE);
+      // Asia/Kolkata is +05:30 all year: 23:30 UTC on 5 February is 05:00 on the 6th there.
+      expect(await onDay(ada, '2026-02-05')).toEqual([]);
+      expect(await onDay(ada, '2026-02-06')).toEqual([['TXN-A2', '2026-02-06 05:00:00']]);
+      expect(await onDay(ada, '2026-01-10')).toEqual([['TXN-A1', '2026-01-10 15:30:00']]);
     });
   });
 
