@@ -2,6 +2,12 @@ import type { Pool } from 'pg';
 import request from 'supertest';
 import { addMember, registerOrganization, type Registered } from '../factories/identity';
 import { type AppProcess, startApp } from '../utils/app-process';
+import {
+  bearer,
+  dataLookupClient,
+  expectMailedCodeLogin,
+  type Session as WidgetSession,
+} from '../utils/data-lookup-client';
 import { createTestDatabase, dropTestDatabase, pool } from '../utils/database';
 import {
   ADA,
@@ -13,10 +19,7 @@ import {
 } from '../utils/owner-database';
 import { codeOf, type SmtpCapture, startSmtp } from '../utils/smtp';
 
-interface Session {
-  visitor_uid: string;
-  session_token: string;
-  conversation_id: number;
+interface Session extends WidgetSession {
   visitor_profile: { name: string; email: string; account_login: Record<string, unknown> };
 }
 
@@ -32,9 +35,9 @@ describe('visitor account login', () => {
   let owner: OwnerDatabase;
   let smtp: SmtpCapture;
   let org: Registered;
+  let client: ReturnType<typeof dataLookupClient>;
 
   const agent = (token = org.token) => ({ Authorization: `Bearer ${token}` });
-  const bearer = (session: Session) => ({ Authorization: `Bearer ${session.session_token}` });
   const init = async (site = org.site): Promise<Session> =>
     (
       await request(app.url)
@@ -47,13 +50,8 @@ describe('visitor account login', () => {
       .put(`/api/agent/sites/${who.site.id}/data-lookup`)
       .set(agent(who.token))
       .send(body);
-  const login = (session: Session, identifier: string) =>
-    request(app.url).post('/api/widget/account-login').set(bearer(session)).send({ identifier });
-  const verify = (session: Session, otp: string) =>
-    request(app.url)
-      .post('/api/widget/account-login/verify-otp')
-      .set(bearer(session))
-      .send({ otp });
+  const login = (session: WidgetSession, identifier: string) => client.login(session, identifier);
+  const verify = (session: WidgetSession, otp: string) => client.verifyOtp(session, otp);
   const enableLogin = (who: Registered) =>
     request(app.url)
       .patch(`/api/agent/sites/${who.site.id}`)
@@ -71,6 +69,7 @@ describe('visitor account login', () => {
       MAIL_FROM: 'shop@example.test',
     });
     db = pool(databaseUrl);
+    client = dataLookupClient(app.url);
     org = await registerOrganization(app.url, 'Shop');
     await enableLogin(org);
   });
@@ -321,15 +320,13 @@ describe('visitor account login', () => {
     });
 
     it('mails a 6-digit code that logs in once', async () => {
-      const session = await init();
-      const res = await login(session, ADA.email).expect(200);
-      expect(res.body).toMatchObject({ success: true, otp_required: true, follow_up_replies: [] });
-      expect(res.body.visitor_profile.account_login.logged_in).toBe(false);
-
-      const mail = await smtp.next(ADA.email);
+      const { session, code, mail } = await expectMailedCodeLogin(
+        app.url,
+        smtp,
+        org.site,
+        ADA.email,
+      );
       expect(mail.from).toBe('shop@example.test');
-      const code = codeOf(mail);
-      expect(code).toMatch(/^\d{6}$/);
       const [stored] = (
         await db.query(
           `SELECT encode(code_hash, 'hex') AS hash, c.expires_at - c.created_at AS lifetime, identifier FROM visitor_login_codes c
@@ -339,14 +336,6 @@ describe('visitor account login', () => {
       ).rows as { hash: string; lifetime: { minutes: number }; identifier: string }[];
       expect(stored.hash).not.toContain(code);
       expect(stored.lifetime).toEqual({ minutes: 10 });
-
-      const ok = await verify(session, code).expect(200);
-      expect(ok.body).toMatchObject({
-        success: true,
-        reply_body: `You are logged in as ${ADA.name}.`,
-        visitor_profile: { account_login: { logged_in: true, identifier: ADA.email } },
-      });
-      expect(ok.body.follow_up_replies).toHaveLength(2);
 
       // Single use.
       await request(app.url)

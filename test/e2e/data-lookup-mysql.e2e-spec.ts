@@ -6,6 +6,7 @@ import {
   bearer,
   dataLookupClient,
   expectGoneDatabaseAnswered,
+  expectMailedCodeLogin,
   expectSlowDatabaseAnswered,
   INJECTIONS,
   type Session,
@@ -18,6 +19,7 @@ import {
   mysqlAvailable,
 } from '../utils/mariadb';
 import { ADA, BOB, shopSettings, tableOf, TWIN } from '../utils/owner-database';
+import { type SmtpCapture, startSmtp } from '../utils/smtp';
 
 const describeWithMysql = mysqlAvailable() ? describe : describe.skip;
 
@@ -27,12 +29,18 @@ const mysqlSettings = (url: string, overrides: Record<string, unknown> = {}) => 
   return { ...settings, connection: { ...settings.connection, driver: 'mysql' } };
 };
 
+/** The one named zone the test server's time zone tables hold (a fresh MariaDB has none). */
+const NAMED_ZONE = 'Europe/Berlin';
+/** A zone the server does not know: the service sets its UTC offset instead. */
+const UNKNOWN_ZONE = 'Asia/Kolkata';
+
 /**
  * Data lookup on a site owner's MySQL/MariaDB (a private mariadbd with the rows of the PostgreSQL
- * shop): settings checked against its catalog, login by email and mobile, the record search,
- * keyword replies, pages and row actions, where a value must never match more than PostgreSQL
- * would (MySQL's `'abc' = 0`, its case- and space-blind collations), and a database that is gone
- * or slow answering 503 within the timeout.
+ * shop): settings checked against its catalog, login by email and mobile (with a code mailed to
+ * a real local SMTP server too), the record search in named and offset time zones, keyword
+ * replies, pages and row actions, where a value must never match more than PostgreSQL would
+ * (MySQL's `'abc' = 0`, its case- and space-blind collations), and a database that is gone or
+ * slow answering 503 within the timeout.
  */
 describeWithMysql('data lookup on MySQL/MariaDB', () => {
   let databaseUrl: string;
@@ -40,22 +48,42 @@ describeWithMysql('data lookup on MySQL/MariaDB', () => {
   let owner: MysqlOwnerDatabase;
   let org: Registered;
   let client: ReturnType<typeof dataLookupClient>;
+  let smtp: SmtpCapture;
 
   const putSettings = (body: object, who = org) =>
     request(app.url)
       .put(`/api/agent/sites/${who.site.id}/data-lookup`)
       .set(agentOf(who))
       .send(body);
-  const login = (session: Session, identifier: string) =>
-    request(app.url).post('/api/widget/account-login').set(bearer(session)).send({ identifier });
+  const login = (session: Session, identifier: string) => client.login(session, identifier);
+  const readSettings = () =>
+    request(app.url)
+      .get(`/api/agent/sites/${org.site.id}/data-lookup`)
+      .set(agentOf(org))
+      .expect(200);
+  /** Sent back masked, the saved URL stays and still connects: the test's answer. */
+  const keepsMaskedUrl = async (masked: string) => {
+    await putSettings(mysqlSettings(masked)).expect(200);
+    const tested = await request(app.url)
+      .post(`/api/agent/sites/${org.site.id}/data-lookup/test`)
+      .set(agentOf(org))
+      .expect(200);
+    expect(tested.body.data).toMatchObject({ ok: true });
+    return tested.body.data as { server_version: string };
+  };
   const visitorOf = (identifier: string, site = org.site) => client.visitorOf(identifier, site);
   const search = (session: Session, filters?: Record<string, string>) =>
     client.search(session, filters);
 
   beforeAll(async () => {
-    owner = await createMysqlOwnerDatabase();
+    smtp = await startSmtp();
+    owner = await createMysqlOwnerDatabase({ timeZones: [NAMED_ZONE] });
     databaseUrl = await createTestDatabase();
-    app = await startApp({ DATABASE_URL: databaseUrl });
+    app = await startApp({
+      DATABASE_URL: databaseUrl,
+      SMTP_URL: smtp.url,
+      MAIL_FROM: 'shop@example.test',
+    });
     client = dataLookupClient(app.url);
     org = await registerOrganization(app.url, 'Shop');
     await client.setUp(org, mysqlSettings(owner.readerUrl));
@@ -65,15 +93,13 @@ describeWithMysql('data lookup on MySQL/MariaDB', () => {
     await app?.stop();
     await dropTestDatabase(databaseUrl);
     await owner?.drop();
+    await smtp?.close();
   });
 
   describe('settings', () => {
     it('are saved with driver mysql, shown masked, and tested against the server', async () => {
       const password = new URL(owner.readerUrl).password;
-      const read = await request(app.url)
-        .get(`/api/agent/sites/${org.site.id}/data-lookup`)
-        .set(agentOf(org))
-        .expect(200);
+      const read = await readSettings();
       expect(read.body.data.connection.driver).toBe('mysql');
       expect(read.body.data.connection.url).toMatch(/^mysql:\/\/reader_\w+:\*{4}@127\.0\.0\.1:/);
       expect(JSON.stringify(read.body)).not.toContain(password);
@@ -89,14 +115,8 @@ describeWithMysql('data lookup on MySQL/MariaDB', () => {
         await db.end();
       }
 
-      // Sent back masked, the saved URL stays and still connects.
-      await putSettings(mysqlSettings(read.body.data.connection.url)).expect(200);
-      const tested = await request(app.url)
-        .post(`/api/agent/sites/${org.site.id}/data-lookup/test`)
-        .set(agentOf(org))
-        .expect(200);
-      expect(tested.body.data).toMatchObject({ ok: true });
-      expect(tested.body.data.server_version).toMatch(/MariaDB|^\d+\.\d+/);
+      const tested = await keepsMaskedUrl(read.body.data.connection.url);
+      expect(tested.server_version).toMatch(/MariaDB|^\d+\.\d+/);
     });
 
     it('name every column or table the catalog lacks, and a URL of another driver (422)', async () => {
@@ -151,6 +171,37 @@ describeWithMysql('data lookup on MySQL/MariaDB', () => {
 
       await putSettings(base).expect(200);
     });
+
+    it('take a mariadb:// URL as well, masked and connecting like a mysql:// one', async () => {
+      const mariadbUrl = owner.readerUrl.replace(/^mysql:/, 'mariadb:');
+      const password = new URL(mariadbUrl).password;
+      try {
+        // Saving checks the catalog, so a 200 means the service connected with it.
+        const saved = await putSettings(mysqlSettings(mariadbUrl)).expect(200);
+        expect(saved.body.data.connection.url).toMatch(
+          /^mariadb:\/\/reader_\w+:\*{4}@127\.0\.0\.1:\d+\/scs_shop_\w+$/,
+        );
+        const read = await readSettings();
+        expect(read.body.data.connection).toEqual(saved.body.data.connection);
+        expect(JSON.stringify(read.body)).not.toContain(password);
+        await keepsMaskedUrl(read.body.data.connection.url);
+        await visitorOf(ADA.email);
+
+        // Still one driver's scheme only: no mariadb:// for postgres, no postgres:// for mysql.
+        for (const [driver, url] of [
+          ['postgres', mariadbUrl],
+          ['mysql', 'postgres://reader:pw@127.0.0.1:5432/shop'],
+        ]) {
+          const wrong = await putSettings({
+            ...mysqlSettings(mariadbUrl),
+            connection: { driver, url },
+          }).expect(422);
+          expect(Object.keys(wrong.body.errors)).toEqual(['connection.url']);
+        }
+      } finally {
+        await putSettings(mysqlSettings(owner.readerUrl)).expect(200);
+      }
+    });
   });
 
   describe('account login', () => {
@@ -176,6 +227,40 @@ describeWithMysql('data lookup on MySQL/MariaDB', () => {
         expect(res.body).toMatchObject({ success: false, otp_required: false });
       }
       expect(await owner.query(`SELECT count(*) AS n FROM customers`)).toEqual([{ n: 4 }]);
+    });
+
+    it("with require_otp, mails a code to the row's email that logs in to that account only", async () => {
+      const guarded = await registerOrganization(app.url, 'Codes');
+      await client.setUp(guarded, mysqlSettings(owner.readerUrl, { require_otp: true }));
+      // Typed as a mobile: the code goes to the email column of the row it names.
+      const { session, mail } = await expectMailedCodeLogin(
+        app.url,
+        smtp,
+        guarded.site,
+        ADA.mobile,
+      );
+      expect(mail.to).toEqual([ADA.email]);
+      expect(txns((await search(session).expect(200)).body.body)).toEqual([
+        'TXN-A3',
+        'TXN-A2',
+        'TXN-A1',
+      ]);
+      const bobs = await search(session, { txn: 'TXN-B1' }).expect(200);
+      expect(bobs.body.body).toBe('No matching payments.');
+
+      // An identifier naming no row answers the same, mails nothing, and no code logs it in.
+      const nobody = await client.init(guarded.site);
+      const mailsBefore = smtp.mails.length;
+      const unknown = await login(nobody, 'nobody@example.test').expect(200);
+      expect(unknown.body).toMatchObject({ success: true, otp_required: true });
+      const refused = await client.verifyOtp(nobody, '123456').expect(200);
+      expect(refused.body).toMatchObject({
+        success: false,
+        visitor_profile: { account_login: { logged_in: false } },
+      });
+      await search(nobody).expect(200, /log in/);
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(smtp.mails.length).toBe(mailsBefore);
     });
   });
 
@@ -254,6 +339,66 @@ describeWithMysql('data lookup on MySQL/MariaDB', () => {
       } finally {
         await owner.query(`DELETE FROM payments WHERE id = 0`);
       }
+    });
+  });
+
+  describe('time zones', () => {
+    /** Ada logged in on a new site in `timeZone` reading the shop. */
+    const adaIn = async (timeZone: string) => {
+      const site = await registerOrganization(app.url, `Shop in ${timeZone}`);
+      await request(app.url)
+        .patch(`/api/agent/sites/${site.site.id}`)
+        .set(agentOf(site))
+        .send({ timezone: timeZone })
+        .expect(200);
+      await client.setUp(site, mysqlSettings(owner.readerUrl));
+      return visitorOf(ADA.email, site.site);
+    };
+    /** The rows (transaction id and paid_at as shown) of one of the site's days. */
+    const onDay = async (ada: Session, day: string) => {
+      const res = await search(ada, { date_from: day, date_to: day }).expect(200);
+      if (res.body.body === 'No matching payments.') return [];
+      return tableOf(res.body.body).rows.map((row) => [row[0], row[4]]);
+    };
+    /** Whether the server's time zone tables hold the zone. */
+    const serverKnows = async (zone: string) => {
+      const [row] = await owner.query(
+        `SELECT CONVERT_TZ('2026-01-01 00:00:00', '+00:00', ?) AS converted`,
+        [zone],
+      );
+      return row.converted !== null;
+    };
+
+    it('count days in a named zone the server knows, on either side of its DST change', async () => {
+      expect(await serverKnows(NAMED_ZONE)).toBe(true);
+      // 22:30 UTC is 23:30 in Berlin in winter (+01:00) but 00:30 the next day in summer
+      // (+02:00): no single offset puts both rows on their Berlin day.
+      await owner.query(
+        `INSERT INTO payments (id, customer_id, txn_id, utr, amount, status, mobile, paid_at)
+         VALUES (20, 1, 'TXN-WINTER', 'UTR-W', 1.00, 'success', NULL, '2026-01-15 22:30:00'),
+                (21, 1, 'TXN-SUMMER', 'UTR-S', 1.00, 'success', NULL, '2026-07-15 22:30:00')`,
+      );
+      try {
+        const ada = await adaIn(NAMED_ZONE);
+        expect(await onDay(ada, '2026-01-15')).toEqual([['TXN-WINTER', '2026-01-15 23:30:00']]);
+        expect(await onDay(ada, '2026-07-15')).toEqual([]);
+        expect(await onDay(ada, '2026-07-16')).toEqual([['TXN-SUMMER', '2026-07-16 00:30:00']]);
+        // 23:30 UTC on 5 February is already the 6th in Berlin.
+        expect(await onDay(ada, '2026-02-05')).toEqual([]);
+        expect(await onDay(ada, '2026-02-06')).toEqual([['TXN-A2', '2026-02-06 00:30:00']]);
+      } finally {
+        await owner.query(`DELETE FROM payments WHERE id IN (20, 21)`);
+      }
+    });
+
+    it("count days at the zone's current UTC offset when the server does not know it", async () => {
+      // The same ER_UNKNOWN_TIME_ZONE as on a server without time zone tables.
+      expect(await serverKnows(UNKNOWN_ZONE)).toBe(false);
+      const ada = await adaIn(UNKNOWN_ZONE);
+      // Asia/Kolkata is +05:30 all year: 23:30 UTC on 5 February is 05:00 on the 6th there.
+      expect(await onDay(ada, '2026-02-05')).toEqual([]);
+      expect(await onDay(ada, '2026-02-06')).toEqual([['TXN-A2', '2026-02-06 05:00:00']]);
+      expect(await onDay(ada, '2026-01-10')).toEqual([['TXN-A1', '2026-01-10 15:30:00']]);
     });
   });
 

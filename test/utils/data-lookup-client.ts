@@ -2,6 +2,7 @@ import request from 'supertest';
 import { registerOrganization, type Registered } from '../factories/identity';
 import { eventually } from './app-process';
 import { ADA, type shopSettings, startRelay, tableOf } from './owner-database';
+import { type CapturedMail, codeOf, type SmtpCapture } from './smtp';
 
 export interface Session {
   visitor_uid: string;
@@ -49,6 +50,10 @@ export function dataLookupClient(appUrl: string) {
         .send({ widget_key: site.widget_key })
         .expect(200)
     ).body as Session;
+  const login = (session: Session, identifier: string) =>
+    request(appUrl).post('/api/widget/account-login').set(bearer(session)).send({ identifier });
+  const verifyOtp = (session: Session, otp: string) =>
+    request(appUrl).post('/api/widget/account-login/verify-otp').set(bearer(session)).send({ otp });
   return {
     /** Account login switched on and these data-lookup settings saved (200). */
     async setUp(who: Registered, settings: object) {
@@ -64,14 +69,12 @@ export function dataLookupClient(appUrl: string) {
         .expect(200);
     },
     init,
+    login,
+    verifyOtp,
     /** A visitor logged in as `identifier` (settings without a code). */
     async visitorOf(identifier: string, site: Registered['site']): Promise<Session> {
       const session = await init(site);
-      const res = await request(appUrl)
-        .post('/api/widget/account-login')
-        .set(bearer(session))
-        .send({ identifier })
-        .expect(200);
+      const res = await login(session, identifier).expect(200);
       expect(res.body.success).toBe(true);
       return session;
     },
@@ -100,6 +103,49 @@ export function dataLookupClient(appUrl: string) {
 }
 
 type Client = ReturnType<typeof dataLookupClient>;
+
+/**
+ * A visitor logging in with a mailed code on a site with `require_otp`: the login answers
+ * `otp_required` and does not log in yet, the 6-digit code is mailed to the account row's
+ * `email_column` (whatever identifier was typed), a wrong code is refused, and the mailed one logs
+ * in. `account` is the row the identifier names (a name that needs no HTML escaping).
+ */
+export async function expectMailedCodeLogin(
+  appUrl: string,
+  smtp: SmtpCapture,
+  site: Registered['site'],
+  identifier: string,
+  account: { name: string; email: string } = ADA,
+): Promise<{ session: Session; code: string; mail: CapturedMail }> {
+  const client = dataLookupClient(appUrl);
+  const session = await client.init(site);
+  const res = await client.login(session, identifier).expect(200);
+  expect(res.body).toMatchObject({
+    success: true,
+    otp_required: true,
+    follow_up_replies: [],
+    visitor_profile: { account_login: { logged_in: false } },
+  });
+  const mail = await smtp.next(account.email);
+  const code = codeOf(mail);
+  expect(code).toMatch(/^\d{6}$/);
+
+  const wrong = await client.verifyOtp(session, code === '000000' ? '111111' : '000000');
+  expect(wrong.status).toBe(200);
+  expect(wrong.body).toMatchObject({
+    success: false,
+    reply_body: expect.stringContaining('4 tries left'),
+    visitor_profile: { account_login: { logged_in: false } },
+  });
+  const ok = await client.verifyOtp(session, code).expect(200);
+  expect(ok.body).toMatchObject({
+    success: true,
+    reply_body: `You are logged in as ${account.name}.`,
+    visitor_profile: { account_login: { logged_in: true, identifier } },
+  });
+  expect(ok.body.follow_up_replies).toHaveLength(2);
+  return { session, code, mail };
+}
 type Settings = ReturnType<typeof shopSettings>;
 
 /**

@@ -22,7 +22,7 @@ export interface MysqlOwnerDatabase {
 export const mysqlAvailable = (): boolean =>
   localServerAvailable({
     env: 'TEST_MYSQL_URL',
-    binaries: ['mariadbd', 'mariadb-install-db'],
+    binaries: ['mariadbd', 'mariadb-install-db', 'mariadb-tzinfo-to-sql'],
     package: 'mariadb-server',
     tests: 'MySQL-driver tests',
   });
@@ -119,13 +119,53 @@ async function startServer(): Promise<Server> {
 }
 
 /**
+ * Loads these named zones into the server's time zone tables (a fresh MariaDB has none, so
+ * `SET time_zone = 'Europe/Berlin'` fails there): only the few a suite names, from
+ * /usr/share/zoneinfo through `mariadb-tzinfo-to-sql`, which takes well under a second. A zone
+ * the server already knows is left alone; one that cannot be loaded is skipped with a warning.
+ */
+async function loadTimeZones(admin: ConnectionOptions, zones: string[]): Promise<void> {
+  if (zones.length === 0) return;
+  const connection = await createConnection({
+    ...admin,
+    database: 'mysql',
+    multipleStatements: true,
+  });
+  try {
+    for (const zone of zones) {
+      const [known] = await connection.query(`SELECT 1 FROM time_zone_name WHERE Name = ?`, [zone]);
+      if ((known as unknown[]).length > 0) continue;
+      try {
+        const sql = execFileSync(
+          'mariadb-tzinfo-to-sql',
+          [path.join('/usr/share/zoneinfo', zone), zone],
+          { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] },
+        );
+        await connection.query(sql);
+      } catch (error) {
+        console.warn(`time zone ${zone} not loaded into MariaDB: ${(error as Error).message}`);
+      }
+    }
+  } finally {
+    await connection.end();
+  }
+}
+
+/**
  * A site owner's shop on MySQL/MariaDB with the rows of the PostgreSQL one (test/utils/
  * owner-database.ts): `customers`, `payments` (paid_at a TIMESTAMP, so it follows the session's
  * time zone like timestamptz), `orders`, a `slow_orders` view whose rows take 5 s each, and a
- * `staff` table the service's login may not read. The login may only SELECT.
+ * `staff` table the service's login may not read. The login may only SELECT. The server knows
+ * the named time zones of `timeZones` and no others (a private server; see loadTimeZones).
  */
-export async function createMysqlOwnerDatabase(): Promise<MysqlOwnerDatabase> {
+export async function createMysqlOwnerDatabase(
+  options: { timeZones?: string[] } = {},
+): Promise<MysqlOwnerDatabase> {
   const server = await startServer();
+  await loadTimeZones(server.admin, options.timeZones ?? []).catch(async (error: unknown) => {
+    await server.stop();
+    throw error;
+  });
   const suffix = randomBytes(5).toString('hex');
   const name = `scs_shop_${suffix}`;
   const reader = `reader_${suffix}`;

@@ -35,7 +35,7 @@ export function maskUrl(url: string): string {
   }
 }
 
-/** 422 on `connection.url` unless the URL is one of the driver's (`mysql://` for `mysql`). */
+/** 422 on `connection.url` unless the URL is one of the driver's (`mysql://` or `mariadb://` for `mysql`). */
 function requireScheme(driver: Driver, url: string): void {
   let scheme: string | undefined;
   try {

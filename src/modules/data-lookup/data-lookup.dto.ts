@@ -30,14 +30,15 @@ export class ConnectionDto {
   @ApiPropertyOptional({
     example: 'postgres://reader:secret@db.example:5432/shop',
     description:
-      'postgres:// for `postgres`, mysql:// for `mysql` (mysql://reader:secret@db.example:3306/shop). ' +
+      'postgres:// for `postgres`, mysql:// or mariadb:// for `mysql` ' +
+      '(mysql://reader:secret@db.example:3306/shop). ' +
       'Stored encrypted. May be left out, or sent back masked as GET shows it, to keep the saved one.',
   })
   @IsOptional()
   @IsString()
   @MaxLength(2000)
-  @Matches(/^(postgres(ql)?|mysql):\/\/\S+$/, {
-    message: 'url must be a postgres:// or mysql:// connection URL',
+  @Matches(/^(postgres(ql)?|mysql|mariadb):\/\/\S+$/, {
+    message: 'url must be a postgres://, mysql:// or mariadb:// connection URL',
   })
   url?: string;
 }

@@ -12,10 +12,10 @@ export type FilterPreset = (typeof FILTER_PRESETS)[number];
 export const DRIVERS = ['postgres', 'mysql'] as const;
 export type Driver = (typeof DRIVERS)[number];
 
-/** The URL schemes of each driver. */
+/** The URL schemes of each driver (MariaDB's own `mariadb://` too: the same server protocol). */
 export const URL_SCHEMES: Record<Driver, string[]> = {
   postgres: ['postgres:', 'postgresql:'],
-  mysql: ['mysql:'],
+  mysql: ['mysql:', 'mariadb:'],
 };
 
 export interface AccountSettings {

@@ -176,9 +176,9 @@ export class MysqlOwnerDatabase implements OwnerDatabase {
 }
 
 /**
- * The connection settings of a `mysql://user:password@host:port/database` URL. Only `ssl` is
- * taken from its query (e.g. `?ssl={"rejectUnauthorized":true}`): the rest of the pool's
- * settings are the service's, not the URL's.
+ * The connection settings of a `mysql://user:password@host:port/database` URL (`mariadb://` is
+ * read the same way). Only `ssl` is taken from its query (e.g. `?ssl={"rejectUnauthorized":true}`):
+ * the rest of the pool's settings are the service's, not the URL's.
  */
 function connectionOf(url: string) {
   const parsed = new URL(url);
