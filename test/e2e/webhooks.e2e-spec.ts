@@ -250,6 +250,11 @@ describe('outgoing webhooks', () => {
       return res.body.data[0]?.status === 'succeeded' ? res.body : undefined;
     });
     expect(log.total).toBe(1);
+    // The success ended the endpoint's failure streak the two failures had started.
+    const streak = await db.query(`SELECT failing_since FROM webhook_endpoints WHERE id = $1`, [
+      id,
+    ]);
+    expect(streak.rows).toEqual([{ failing_since: null }]);
     expect(log.data[0]).toMatchObject({
       id: ids[0],
       event: 'message.received',

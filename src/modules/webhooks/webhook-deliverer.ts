@@ -8,7 +8,7 @@ import { QueueName, type WebhookDeliveryJob } from '../../queue/queue-names';
 import { nextDelay, parseRetryAfter, STANDARD_SCHEDULE_MS } from './retry-schedule';
 import { deliveryHeaders } from './signatures';
 import { sendWebhook } from './webhook-sender';
-import { WebhooksRepository } from './webhooks.repository';
+import { type AttemptRow, WebhooksRepository } from './webhooks.repository';
 
 /** Attempts of one endpoint in flight at once in this process; the rest wait their turn. */
 export const PER_ENDPOINT_CONCURRENCY = 4;
@@ -122,21 +122,27 @@ export class WebhookDeliverer {
         )
       : undefined;
 
+    const logged: AttemptRow = {
+      delivery_id: deliveryId,
+      attempt,
+      started_at: startedAt,
+      duration_ms: result.durationMs,
+      status_code: code,
+      response_excerpt: result.excerpt?.slice(0, EXCERPT_CHARS) ?? null,
+      error:
+        result.error ??
+        (code !== null && code >= 300 && code < 400 ? 'redirect not followed' : null),
+    };
+    if (succeeded && logged.error === null) {
+      await this.webhooks.recordSuccess(logged, endpointId);
+      return 'succeeded';
+    }
+
     const outcome = await this.dataSource.transaction(async (manager) => {
       // Delivery is at least once: losing this record in a crash means one more attempt, not a
       // lost event, so the commit need not wait for the disk.
       await manager.query(`SET LOCAL synchronous_commit = off`);
-      await this.webhooks.recordAttempt(manager, {
-        delivery_id: deliveryId,
-        attempt,
-        started_at: startedAt,
-        duration_ms: result.durationMs,
-        status_code: code,
-        response_excerpt: result.excerpt?.slice(0, EXCERPT_CHARS) ?? null,
-        error:
-          result.error ??
-          (code !== null && code >= 300 && code < 400 ? 'redirect not followed' : null),
-      });
+      await this.webhooks.recordAttempt(manager, logged);
       const { failing_since: failingSince } = await this.webhooks.endpointOutcome(
         manager,
         endpointId,
