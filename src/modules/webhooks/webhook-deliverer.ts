@@ -7,7 +7,7 @@ import { AppConfig } from '../../config/app-config';
 import { QueueName, type WebhookDeliveryJob } from '../../queue/queue-names';
 import { nextDelay, parseRetryAfter, STANDARD_SCHEDULE_MS } from './retry-schedule';
 import { deliveryHeaders } from './signatures';
-import { sendWebhook } from './webhook-sender';
+import { type SendResult, sendWebhook } from './webhook-sender';
 import { type AttemptRow, WebhooksRepository } from './webhooks.repository';
 
 /** Attempts of one endpoint in flight at once in this process; the rest wait their turn. */
@@ -75,10 +75,19 @@ export class WebhookDeliverer {
       await this.enqueue(deliveryId, attempt, jittered, `-wait-${Date.now()}`);
       return 'waiting';
     }
+    // The slot is taken before the next await: attempts checking at the same time cannot all
+    // pass the limit and then all send.
+    this.inFlight.set(endpointId, (this.inFlight.get(endpointId) ?? 0) + 1);
+    const release = () => this.inFlight.set(endpointId, (this.inFlight.get(endpointId) ?? 1) - 1);
     const timeoutMs = this.config.env.WEBHOOK_TIMEOUT_MS;
-    if (!(await this.webhooks.claim(deliveryId, delivery.attempts, timeoutMs + 30_000))) {
-      return undefined;
-    }
+    const claimed = await this.webhooks
+      .claim(deliveryId, delivery.attempts, timeoutMs + 30_000)
+      .catch((error: unknown) => {
+        release();
+        throw error;
+      });
+    if (!claimed || !delivery.is_active) release();
+    if (!claimed) return undefined;
     if (!delivery.is_active) {
       await this.dataSource.transaction((manager) =>
         this.webhooks.settleDelivery(manager, deliveryId, {
@@ -91,19 +100,23 @@ export class WebhookDeliverer {
       return 'failed';
     }
 
-    this.inFlight.set(endpointId, (this.inFlight.get(endpointId) ?? 0) + 1);
     const startedAt = new Date();
-    const result = await sendWebhook(
-      delivery.url,
-      deliveryHeaders({
-        event: delivery.event,
-        deliveryId,
-        body: delivery.body,
-        secret: this.secrets.open(delivery.secret_sealed),
-      }),
-      delivery.body,
-      { timeoutMs, allowInsecure: this.config.env.WEBHOOK_ALLOW_INSECURE },
-    ).finally(() => this.inFlight.set(endpointId, (this.inFlight.get(endpointId) ?? 1) - 1));
+    let result: SendResult;
+    try {
+      result = await sendWebhook(
+        delivery.url,
+        deliveryHeaders({
+          event: delivery.event,
+          deliveryId,
+          body: delivery.body,
+          secret: this.secrets.open(delivery.secret_sealed),
+        }),
+        delivery.body,
+        { timeoutMs, allowInsecure: this.config.env.WEBHOOK_ALLOW_INSECURE },
+      );
+    } finally {
+      release();
+    }
 
     const typical = this.typicalMs.get(endpointId);
     this.typicalMs.set(
