@@ -68,26 +68,12 @@ export class WebhookDeliverer {
     if (!delivery || delivery.status !== 'pending') return undefined;
     const endpointId = delivery.endpoint_id;
     const attempt = delivery.attempts + 1;
-    if ((this.inFlight.get(endpointId) ?? 0) >= PER_ENDPOINT_CONCURRENCY) {
-      const typical = this.typicalMs.get(endpointId) ?? BUSY_RETRY_MAX_MS;
-      const wait = Math.min(BUSY_RETRY_MAX_MS, Math.max(BUSY_RETRY_MIN_MS, typical));
-      const jittered = Math.round(wait * (0.5 + Math.random()));
-      await this.enqueue(deliveryId, attempt, jittered, `-wait-${Date.now()}`);
-      return 'waiting';
-    }
-    // The slot is taken before the next await: attempts checking at the same time cannot all
-    // pass the limit and then all send.
-    this.inFlight.set(endpointId, (this.inFlight.get(endpointId) ?? 0) + 1);
-    const release = () => this.inFlight.set(endpointId, (this.inFlight.get(endpointId) ?? 1) - 1);
+    const busy = () => (this.inFlight.get(endpointId) ?? 0) >= PER_ENDPOINT_CONCURRENCY;
+    if (busy()) return this.later(deliveryId, endpointId, attempt);
     const timeoutMs = this.config.env.WEBHOOK_TIMEOUT_MS;
-    const claimed = await this.webhooks
-      .claim(deliveryId, delivery.attempts, timeoutMs + 30_000)
-      .catch((error: unknown) => {
-        release();
-        throw error;
-      });
-    if (!claimed || !delivery.is_active) release();
-    if (!claimed) return undefined;
+    if (!(await this.webhooks.claim(deliveryId, delivery.attempts, timeoutMs + 30_000))) {
+      return undefined;
+    }
     if (!delivery.is_active) {
       await this.dataSource.transaction((manager) =>
         this.webhooks.settleDelivery(manager, deliveryId, {
@@ -99,6 +85,14 @@ export class WebhookDeliverer {
       );
       return 'failed';
     }
+    // Checked again and the slot taken in one tick: attempts that passed the first check
+    // together cannot all send. One that lost the race hands its claim back.
+    if (busy()) {
+      await this.webhooks.unclaim(deliveryId, delivery.attempts);
+      return this.later(deliveryId, endpointId, attempt);
+    }
+    this.inFlight.set(endpointId, (this.inFlight.get(endpointId) ?? 0) + 1);
+    const release = () => this.inFlight.set(endpointId, (this.inFlight.get(endpointId) ?? 1) - 1);
 
     const startedAt = new Date();
     let result: SendResult;
@@ -195,5 +189,14 @@ export class WebhookDeliverer {
       });
     }
     return outcome;
+  }
+
+  /** Queues the attempt again about when its endpoint should have a free slot. */
+  private async later(deliveryId: string, endpointId: string, attempt: number): Promise<'waiting'> {
+    const typical = this.typicalMs.get(endpointId) ?? BUSY_RETRY_MAX_MS;
+    const wait = Math.min(BUSY_RETRY_MAX_MS, Math.max(BUSY_RETRY_MIN_MS, typical));
+    const jittered = Math.round(wait * (0.5 + Math.random()));
+    await this.enqueue(deliveryId, attempt, jittered, `-wait-${Date.now()}`);
+    return 'waiting';
   }
 }

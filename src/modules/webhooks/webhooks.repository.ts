@@ -412,4 +412,14 @@ export class WebhooksRepository {
     );
     return rows.length > 0;
   }
+
+  /** Hands a claim back (the attempt will run later): the next claim of it succeeds at once. */
+  async unclaim(deliveryId: string, attempts: number): Promise<void> {
+    await sql(
+      this.dataSource,
+      `UPDATE webhook_deliveries SET next_attempt_at = now()
+       WHERE id = $1 AND status = 'pending' AND attempts = $2`,
+      [deliveryId, attempts],
+    );
+  }
 }
