@@ -16,6 +16,7 @@ import {
   OwnerDatabaseError,
   type OwnerFailure,
   POOL_SIZE,
+  readOnly,
   type ReadQuery,
   STATEMENT_TIMEOUT_MS,
 } from './owner-database';
@@ -68,31 +69,21 @@ export class MysqlOwnerDatabase implements OwnerDatabase {
 
   async read<T>(work: (query: ReadQuery) => Promise<T>, options: { timeZone?: string } = {}) {
     const connection = await this.acquire();
-    let broken = false;
-    try {
-      try {
-        await this.prepare(connection, options.timeZone);
-      } catch (error) {
-        // Not a value of the visitor's (a time zone the server does not know, say): a failure.
-        const failure = classify(error);
-        throw failure?.kind === 'value' ? new OwnerDatabaseError('failed', failure.reason) : error;
-      }
-      await run(connection, 'START TRANSACTION READ ONLY');
-      const query: ReadQuery = async <R extends object>(text: string, values: unknown[] = []) =>
-        (await run(connection, text, values)) as R[];
-      const result = await work(query);
-      await run(connection, 'COMMIT');
-      return result;
-    } catch (error) {
-      const failure = classify(error);
-      broken = !failure || failure.kind === 'unreachable' || failure.kind === 'timeout';
-      if (!broken) await run(connection, 'ROLLBACK').catch(() => (broken = true));
-      throw failure ?? error;
-    } finally {
-      // A connection that timed out on the client side may still run the statement: drop it.
-      if (broken) connection.destroy();
-      else connection.release();
-    }
+    return readOnly(
+      {
+        begin: async () => {
+          await this.prepare(connection, options.timeZone);
+          await run(connection, 'START TRANSACTION READ ONLY');
+        },
+        query: async <R extends object>(text: string, values: unknown[] = []) =>
+          (await run(connection, text, values)) as R[],
+        end: (statement) => run(connection, statement),
+        // A connection that timed out on the client side may still run the statement: dropped.
+        release: (broken) => (broken ? connection.destroy() : connection.release()),
+      },
+      classify,
+      work,
+    );
   }
 
   async close(): Promise<void> {

@@ -46,6 +46,48 @@ export class OwnerDatabaseError extends Error {
   }
 }
 
+/** A pooled connection of one driver, as `readOnly` uses it. */
+export interface ReadConnection {
+  /** The session's settings (statement time limit, time zone) and the read-only transaction. */
+  begin(): Promise<void>;
+  query: ReadQuery;
+  end(statement: 'COMMIT' | 'ROLLBACK'): Promise<unknown>;
+  /** Back to the pool, or dropped when `broken`. */
+  release(broken: boolean): void;
+}
+
+/**
+ * One read-only transaction on a connection, the same for every driver: `begin`, `work`, commit.
+ * `classify` is the driver's reading of its errors. A failure rolls back, except where the
+ * connection may still be busy (a timeout) or gone: such a connection is dropped, not reused.
+ */
+export async function readOnly<T>(
+  connection: ReadConnection,
+  classify: (error: unknown) => OwnerDatabaseError | undefined,
+  work: (query: ReadQuery) => Promise<T>,
+): Promise<T> {
+  let broken = false;
+  try {
+    try {
+      await connection.begin();
+    } catch (error) {
+      // Not a value of the visitor's (a time zone the server does not know, say): a failure.
+      const failure = classify(error);
+      throw failure?.kind === 'value' ? new OwnerDatabaseError('failed', failure.reason) : error;
+    }
+    const result = await work(connection.query);
+    await connection.end('COMMIT');
+    return result;
+  } catch (error) {
+    const failure = classify(error);
+    broken = !failure || failure.kind === 'unreachable' || failure.kind === 'timeout';
+    if (!broken) await connection.end('ROLLBACK').catch(() => (broken = true));
+    throw failure ?? error;
+  } finally {
+    connection.release(broken);
+  }
+}
+
 const MESSAGES: Record<Exclude<OwnerFailure, 'value'>, string> = {
   unreachable: "The site's database cannot be reached right now. Please try again later.",
   timeout: "The site's database did not answer in time. Please try again later.",

@@ -8,6 +8,7 @@ import {
   OwnerDatabaseError,
   type OwnerFailure,
   POOL_SIZE,
+  readOnly,
   type ReadQuery,
   STATEMENT_TIMEOUT_MS,
 } from './owner-database';
@@ -45,32 +46,23 @@ export class PostgresOwnerDatabase implements OwnerDatabase {
     } catch (error) {
       throw new OwnerDatabaseError('unreachable', reason(error));
     }
-    let broken = false;
-    try {
-      try {
-        await client.query(
-          `BEGIN READ ONLY; SET LOCAL statement_timeout = ${STATEMENT_TIMEOUT_MS}` +
-            (options.timeZone ? `; SET LOCAL TimeZone = ${escapeLiteral(options.timeZone)}` : ''),
-        );
-      } catch (error) {
-        // Not a value of the visitor's (a time zone the server does not know, say): a failure.
-        const failure = classify(error);
-        throw failure?.kind === 'value' ? new OwnerDatabaseError('failed', failure.reason) : error;
-      }
-      const query: ReadQuery = async <R extends object>(text: string, values: unknown[] = []) =>
-        (await client.query<R>(text, values)).rows;
-      const result = await work(query);
-      await client.query('COMMIT');
-      return result;
-    } catch (error) {
-      const failure = classify(error);
-      broken = !failure || failure.kind === 'unreachable' || failure.kind === 'timeout';
-      if (!broken) await client.query('ROLLBACK').catch(() => (broken = true));
-      throw failure ?? error;
-    } finally {
-      // A connection that timed out on the client side may still run the statement: drop it.
-      client.release(broken);
-    }
+    return readOnly(
+      {
+        begin: async () => {
+          await client.query(
+            `BEGIN READ ONLY; SET LOCAL statement_timeout = ${STATEMENT_TIMEOUT_MS}` +
+              (options.timeZone ? `; SET LOCAL TimeZone = ${escapeLiteral(options.timeZone)}` : ''),
+          );
+        },
+        query: async <R extends object>(text: string, values: unknown[] = []) =>
+          (await client.query<R>(text, values)).rows,
+        end: (statement) => client.query(statement),
+        // A connection that timed out on the client side may still run the statement: dropped.
+        release: (broken) => client.release(broken),
+      },
+      classify,
+      work,
+    );
   }
 
   async close(): Promise<void> {
