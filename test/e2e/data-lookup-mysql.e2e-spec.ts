@@ -300,14 +300,7 @@ describeWithMysql('data lookup on MySQL/MariaDB', () => {
       const ada = await visitorOf(ADA.email);
       const bobs = await search(ada, { txn: 'TXN-B1' }).expect(200);
       expect(bobs.body).toMatchObject({ success: true, body: 'No matching payments.' });
-      for (const attempt of INJECTIONS) {
-        for (const key of ['txn', 'utr', 'status', 'mobile']) {
-          const res = await search(ada, { [key]: attempt }).expect(200);
-          expect(res.body.body).toBe('No matching payments.');
-        }
-        for (const key of ['date_from', 'date_to'])
-          await search(ada, { [key]: attempt }).expect(422);
-      }
+      await client.expectInjectionsFindNothing(ada);
       expect(await owner.query(`SELECT count(*) AS n FROM payments`)).toEqual([{ n: 5 }]);
       const bob = await visitorOf(BOB.email);
       expect(txns((await search(bob).expect(200)).body.body)).toEqual(['TXN-B2', 'TXN-B1']);

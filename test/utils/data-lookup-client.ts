@@ -83,6 +83,20 @@ export function dataLookupClient(appUrl: string) {
         .post('/api/widget/filter-records/search')
         .set(bearer(session))
         .send({ filters }),
+    /**
+     * Every injection string in every text filter finds nothing, and in a date filter is a 422:
+     * never another account's rows, never a 500.
+     */
+    async expectInjectionsFindNothing(session: Session) {
+      for (const attempt of INJECTIONS) {
+        for (const key of ['txn', 'utr', 'status', 'mobile']) {
+          const res = await this.search(session, { [key]: attempt }).expect(200);
+          expect(res.body.body).toBe('No matching payments.');
+        }
+        for (const key of ['date_from', 'date_to'])
+          await this.search(session, { [key]: attempt }).expect(422);
+      }
+    },
     async say(session: Session, body: string): Promise<Message> {
       const res = await request(appUrl)
         .post('/api/widget/messages')
