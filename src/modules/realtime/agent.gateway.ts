@@ -9,8 +9,10 @@ import {
 } from '@nestjs/websockets';
 import type { Namespace, Socket } from 'socket.io';
 import type { AgentPrincipal } from '../../common/auth/auth.types';
+import { sameOrigin } from '../sites/allowed-origins';
 import { AgentsService } from '../agents/agents.service';
 import { AuthService } from '../auth/auth.service';
+import { readSessionCookie } from '../auth/session-cookie';
 import { messagePush } from '../conversations/chat-pushes';
 import { ConversationsService } from '../conversations/conversations.service';
 import { rooms, RealtimeService } from './realtime.service';
@@ -47,7 +49,7 @@ export class AgentGateway implements OnGatewayInit, OnGatewayDisconnect {
   }
 
   private async authenticate(socket: Socket): Promise<void> {
-    const token = handshakeToken(socket.handshake);
+    const token = handshakeToken(socket.handshake) ?? dashboardCookie(socket.handshake);
     const agent = token ? await this.auth.authenticate(token) : undefined;
     if (!agent) throw new Error('no valid agent token');
     (socket.data as { agent?: AgentPrincipal }).agent = agent;
@@ -103,6 +105,17 @@ export class AgentGateway implements OnGatewayInit, OnGatewayDisconnect {
       return { data: rows.map(messagePush) };
     });
   }
+}
+
+/**
+ * The dashboard's session cookie (HttpOnly, so the page cannot hand it over as `auth.token`),
+ * taken only from a handshake the service's own pages opened: a page of another origin would
+ * otherwise ride on the agent's cookie (cross-site WebSocket hijacking).
+ */
+function dashboardCookie(handshake: Socket['handshake']): string | undefined {
+  const origin = handshake.headers.origin;
+  if (!origin || !sameOrigin(origin, handshake.headers.host)) return undefined;
+  return readSessionCookie(handshake);
 }
 
 const agentOf = (socket: Socket): AgentPrincipal =>
