@@ -1,0 +1,116 @@
+import { Button, Group, Paper, Text, Textarea } from '@mantine/core';
+import { IconSend } from '@tabler/icons-react';
+import { useMutation } from '@tanstack/react-query';
+import { type KeyboardEvent, type RefObject, useEffect, useRef, useState } from 'react';
+import { api, unwrap } from '../../api/client';
+import type { Message } from '../../api/queries';
+import { agentChannel } from '../../api/socket';
+import { t } from '../../i18n';
+
+const TYPING_IDLE_MS = 2_500;
+
+/** The reply box: Enter sends, Shift+Enter breaks the line; the visitor sees us typing. */
+export function Composer({
+  conversationId,
+  closed,
+  textareaRef,
+  onSent,
+}: {
+  conversationId: number;
+  closed: boolean;
+  textareaRef: RefObject<HTMLTextAreaElement | null>;
+  onSent: (message: Message) => void;
+}) {
+  const [body, setBody] = useState('');
+  const typingTimer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+  const typing = useRef(false);
+
+  const stopTyping = () => {
+    clearTimeout(typingTimer.current);
+    if (typing.current) agentChannel.typing(conversationId, false);
+    typing.current = false;
+  };
+  // A switched or closed conversation is not being typed in any more (the view is keyed by id).
+  useEffect(() => {
+    return () => {
+      clearTimeout(typingTimer.current);
+      if (typing.current) agentChannel.typing(conversationId, false);
+      typing.current = false;
+    };
+  }, [conversationId]);
+
+  const send = useMutation({
+    mutationFn: (text: string) =>
+      unwrap(
+        api.POST('/api/agent/conversations/{conversation}/messages', {
+          params: { path: { conversation: conversationId } },
+          body: { body: text },
+        }),
+      ),
+    onSuccess: (result) => onSent(result.data),
+  });
+
+  const submit = () => {
+    const text = body.trim();
+    if (!text || send.isPending) return;
+    stopTyping();
+    send.mutate(text, { onSuccess: () => setBody('') });
+  };
+  const onChange = (value: string) => {
+    setBody(value);
+    if (!typing.current && value.trim()) {
+      typing.current = true;
+      agentChannel.typing(conversationId, true);
+    }
+    clearTimeout(typingTimer.current);
+    typingTimer.current = setTimeout(stopTyping, TYPING_IDLE_MS);
+  };
+  const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {
+    if (event.key === 'Enter' && !event.shiftKey && !event.nativeEvent.isComposing) {
+      event.preventDefault();
+      submit();
+    }
+    if (event.key === 'Escape') event.currentTarget.blur();
+  };
+
+  if (closed) {
+    return (
+      <Text c="dimmed" size="sm" ta="center" p="md" style={borderTop}>
+        {t('inbox.composer.closed')}
+      </Text>
+    );
+  }
+  return (
+    <Paper p="sm" radius={0} style={borderTop}>
+      {send.error && (
+        <Text c="red" size="sm" role="alert" mb={6}>
+          {t('inbox.composer.error', { message: send.error.message })}
+        </Text>
+      )}
+      <Group align="flex-end" gap="sm" wrap="nowrap">
+        <Textarea
+          ref={textareaRef}
+          aria-label={t('inbox.composer.label')}
+          placeholder={t('inbox.composer.placeholder')}
+          autosize
+          minRows={2}
+          maxRows={8}
+          value={body}
+          onChange={(event) => onChange(event.currentTarget.value)}
+          onKeyDown={onKeyDown}
+          style={{ flex: 1 }}
+        />
+        <Button
+          onClick={submit}
+          loading={send.isPending}
+          disabled={!body.trim()}
+          rightSection={<IconSend size={16} />}
+        >
+          {t('inbox.composer.send')}
+        </Button>
+      </Group>
+    </Paper>
+  );
+}
+
+const borderTop = { borderTop: '1px solid var(--mantine-color-gray-3)' };
