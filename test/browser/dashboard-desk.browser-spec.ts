@@ -206,7 +206,7 @@ describeIfBrowser('the agent dashboard: inbox and tickets', () => {
     await page.getByRole('button', { name: 'Add comment' }).click();
     await comments.getByText('Your parcel is on its way again.').waitFor();
 
-    await page.getByLabel('Status').selectOption('resolved');
+    await page.getByLabel('Status', { exact: true }).selectOption('resolved');
     await page.getByLabel('Assignee').selectOption({ label: 'Olivia Owner' });
     await eventually(async () => {
       const list = await request(app.url)
@@ -236,7 +236,7 @@ describeIfBrowser('the agent dashboard: inbox and tickets', () => {
 
     // The list filters by status and finds it by number or subject.
     await page.getByRole('link', { name: 'All tickets' }).click();
-    await page.getByLabel('Status').selectOption('resolved');
+    await page.getByLabel('Status', { exact: true }).selectOption('resolved');
     await page.getByRole('link', { name: 'Order 1234 never arrived' }).waitFor();
     await page.getByLabel('Search by number or subject').fill('nothing like it');
     await page.getByText('No tickets match.').waitFor();

@@ -5,6 +5,8 @@ export const theme = createTheme({
   // Shade 7 and darker keep white text and links on light backgrounds above 4.5:1 (WCAG AA).
   primaryShade: { light: 7, dark: 5 },
   defaultRadius: 'md',
+  // Filled yellow (internal notes) and other light fills get dark text instead of white.
+  autoContrast: true,
   fontFamily: 'system-ui, -apple-system, "Segoe UI", Roboto, sans-serif',
 });
 
