@@ -9,7 +9,13 @@ export interface SessionRow {
   organization_id: string;
   role: Role;
   last_used_at: Date;
+  /** When the session ends if nothing happens: the idle expiry or the absolute lifetime. */
+  ends_at: Date;
 }
+
+const ACTIVE_COLUMNS = `s.id AS session_id, u.id AS user_id, u.organization_id, u.role,
+  s.last_used_at, LEAST(s.expires_at, s.created_at + $2 * interval '1 day') AS ends_at`;
+const ACTIVE = `s.expires_at > now() AND s.created_at > now() - $2 * interval '1 day'`;
 
 /** Agent sessions; the token itself is never stored, only its SHA-256. */
 @Injectable()
@@ -31,13 +37,28 @@ export class SessionsRepository {
     await executor.query(`UPDATE users SET last_seen_at = now() WHERE id = $1`, [userId]);
   }
 
-  async findActive(tokenHash: Buffer): Promise<SessionRow | undefined> {
+  /** The live session of this token: not idle past `expires_at`, nor older than `maxAgeDays`. */
+  async findActive(tokenHash: Buffer, maxAgeDays: number): Promise<SessionRow | undefined> {
     const rows = await sql<SessionRow>(
       this.dataSource,
-      `SELECT s.id AS session_id, u.id AS user_id, u.organization_id, u.role, s.last_used_at
-         FROM agent_sessions s JOIN users u ON u.id = s.user_id AND u.removed_at IS NULL
-        WHERE s.token_hash = $1 AND s.expires_at > now()`,
-      [tokenHash],
+      `SELECT ${ACTIVE_COLUMNS} FROM agent_sessions s
+         JOIN users u ON u.id = s.user_id AND u.removed_at IS NULL
+        WHERE s.token_hash = $1 AND ${ACTIVE}`,
+      [tokenHash, maxAgeDays],
+      'agent_session_by_token',
+    );
+    return rows[0];
+  }
+
+  /** The same session again by id (what a socket re-checks), or undefined once it ended. */
+  async findActiveById(sessionId: string, maxAgeDays: number): Promise<SessionRow | undefined> {
+    const rows = await sql<SessionRow>(
+      this.dataSource,
+      `SELECT ${ACTIVE_COLUMNS} FROM agent_sessions s
+         JOIN users u ON u.id = s.user_id AND u.removed_at IS NULL
+        WHERE s.id = $1 AND ${ACTIVE}`,
+      [sessionId, maxAgeDays],
+      'agent_session_by_id',
     );
     return rows[0];
   }
@@ -53,7 +74,25 @@ export class SessionsRepository {
     );
   }
 
-  async delete(sessionId: string): Promise<void> {
-    await this.dataSource.query(`DELETE FROM agent_sessions WHERE id = $1`, [sessionId]);
+  async delete(userId: string, sessionId: string): Promise<void> {
+    await this.dataSource.query(`DELETE FROM agent_sessions WHERE user_id = $1 AND id = $2`, [
+      userId,
+      sessionId,
+    ]);
+  }
+
+  /** Ends every session of the user except `keepId` (none kept without it); answers their ids. */
+  async deleteAll(
+    manager: EntityManager | undefined,
+    userId: string,
+    keepId?: string,
+  ): Promise<string[]> {
+    const rows = await sql<{ id: string }>(
+      manager ?? this.dataSource,
+      `DELETE FROM agent_sessions WHERE user_id = $1 AND ($2::bigint IS NULL OR id <> $2)
+       RETURNING id`,
+      [userId, keepId ?? null],
+    );
+    return rows.map((row) => String(row.id));
   }
 }

@@ -16,6 +16,8 @@ import { OrganizationsService } from '../organizations/organizations.service';
 import { SitesService } from '../sites/sites.service';
 import { rooms, RealtimeService } from './realtime.service';
 import { answer, booleanField, handshakeToken, idField, textField } from './socket-answers';
+import { guardSocket } from './socket-guard';
+import { AppConfig } from '../../config/app-config';
 
 /**
  * `/widget`: a visitor's live channel, authenticated by the session token from `init` (in
@@ -32,6 +34,7 @@ export class WidgetGateway implements OnGatewayInit {
     private readonly organizations: OrganizationsService,
     private readonly chat: VisitorChatService,
     private readonly realtime: RealtimeService,
+    private readonly config: AppConfig,
   ) {}
 
   afterInit(namespace: Namespace): void {
@@ -68,6 +71,15 @@ export class WidgetGateway implements OnGatewayInit {
     };
     (socket.data as { visitor?: VisitorPrincipal }).visitor = visitor;
     await socket.join(rooms.visitor(session.visitorId));
+    // The token is the whole session (no server state): it ends when the token lapses.
+    const expiresAt = session.expiresAt;
+    guardSocket(socket, {
+      perSecond: this.config.env.SOCKET_EVENTS_PER_SECOND,
+      burst: this.config.env.SOCKET_EVENT_BURST,
+      stillValid: () => Promise.resolve(expiresAt.getTime() > Date.now()),
+      endsAt: () => Promise.resolve(expiresAt.getTime() > Date.now() ? expiresAt : undefined),
+      initialEnd: expiresAt,
+    });
   }
 
   @SubscribeMessage('message')
