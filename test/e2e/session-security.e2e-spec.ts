@@ -30,6 +30,15 @@ describe('sessions and agent credentials', () => {
     return socket;
   };
 
+  /** A further session of the same agent: its token. */
+  const logIn = async (who: { email: string; password: string }) =>
+    (
+      await request(app.url)
+        .post('/api/agent/auth/login')
+        .send({ email: who.email, password: who.password })
+        .expect(200)
+    ).body.token as string;
+
   /** Resolves once the socket is closed by the server; fails after `ms`. */
   const closedWithin = (socket: TestSocket, ms: number) =>
     new Promise<void>((resolve, reject) => {
@@ -104,12 +113,7 @@ describe('sessions and agent credentials', () => {
 
     it('closes within a second of logout, and only the sockets of that session', async () => {
       const member = await addMember(app.url, org.token, 'agent');
-      const second = (
-        await request(app.url)
-          .post('/api/agent/auth/login')
-          .send({ email: member.email, password: member.password })
-          .expect(200)
-      ).body.token as string;
+      const second = await logIn(member);
       const socket = await open(member.token);
       const other = await open(second);
       const closed = closedWithin(socket, 1000);
@@ -199,12 +203,7 @@ describe('sessions and agent credentials', () => {
   describe('POST /api/agent/auth/password', () => {
     it('needs the current password, then ends every other session and its sockets', async () => {
       const member = await addMember(app.url, org.token, 'agent');
-      const other = (
-        await request(app.url)
-          .post('/api/agent/auth/login')
-          .send({ email: member.email, password: member.password })
-          .expect(200)
-      ).body.token as string;
+      const other = await logIn(member);
       const otherSocket = await open(other);
       const ownSocket = await open(member.token);
 
@@ -245,12 +244,7 @@ describe('sessions and agent credentials', () => {
   describe('POST /api/agent/auth/logout-all', () => {
     it('ends every session of the agent, this one included, and closes all its sockets', async () => {
       const member = await addMember(app.url, org.token, 'agent');
-      const other = (
-        await request(app.url)
-          .post('/api/agent/auth/login')
-          .send({ email: member.email, password: member.password })
-          .expect(200)
-      ).body.token as string;
+      const other = await logIn(member);
       const first = await open(member.token);
       const second = await open(other);
       const watcher = await open(org.token);

@@ -13,10 +13,6 @@ export interface SessionRow {
   ends_at: Date;
 }
 
-const ACTIVE_COLUMNS = `s.id AS session_id, u.id AS user_id, u.organization_id, u.role,
-  s.last_used_at, LEAST(s.expires_at, s.created_at + $2 * interval '1 day') AS ends_at`;
-const ACTIVE = `s.expires_at > now() AND s.created_at > now() - $2 * interval '1 day'`;
-
 /** Agent sessions; the token itself is never stored, only its SHA-256. */
 @Injectable()
 export class SessionsRepository {
@@ -38,27 +34,29 @@ export class SessionsRepository {
   }
 
   /** The live session of this token: not idle past `expires_at`, nor older than `maxAgeDays`. */
-  async findActive(tokenHash: Buffer, maxAgeDays: number): Promise<SessionRow | undefined> {
-    const rows = await sql<SessionRow>(
-      this.dataSource,
-      `SELECT ${ACTIVE_COLUMNS} FROM agent_sessions s
-         JOIN users u ON u.id = s.user_id AND u.removed_at IS NULL
-        WHERE s.token_hash = $1 AND ${ACTIVE}`,
-      [tokenHash, maxAgeDays],
-      'agent_session_by_token',
-    );
-    return rows[0];
+  findActive(tokenHash: Buffer, maxAgeDays: number): Promise<SessionRow | undefined> {
+    return this.findLive('s.token_hash = $1', tokenHash, maxAgeDays, 'agent_session_by_token');
   }
 
   /** The same session again by id (what a socket re-checks), or undefined once it ended. */
-  async findActiveById(sessionId: string, maxAgeDays: number): Promise<SessionRow | undefined> {
+  findActiveById(sessionId: string, maxAgeDays: number): Promise<SessionRow | undefined> {
+    return this.findLive('s.id = $1', sessionId, maxAgeDays, 'agent_session_by_id');
+  }
+
+  private async findLive(
+    match: string,
+    value: unknown,
+    maxAgeDays: number,
+    prepared: string,
+  ): Promise<SessionRow | undefined> {
     const rows = await sql<SessionRow>(
       this.dataSource,
-      `SELECT ${ACTIVE_COLUMNS} FROM agent_sessions s
-         JOIN users u ON u.id = s.user_id AND u.removed_at IS NULL
-        WHERE s.id = $1 AND ${ACTIVE}`,
-      [sessionId, maxAgeDays],
-      'agent_session_by_id',
+      `SELECT s.id AS session_id, u.id AS user_id, u.organization_id, u.role, s.last_used_at,
+              LEAST(s.expires_at, s.created_at + $2 * interval '1 day') AS ends_at
+         FROM agent_sessions s JOIN users u ON u.id = s.user_id AND u.removed_at IS NULL
+        WHERE ${match} AND s.expires_at > now() AND s.created_at > now() - $2 * interval '1 day'`,
+      [value, maxAgeDays],
+      prepared,
     );
     return rows[0];
   }
