@@ -12,6 +12,7 @@ import { RedisIoAdapter } from './modules/realtime/redis-io.adapter';
 import { PinoNestLogger } from './common/logging/logger';
 import { AppConfig } from './config/app-config';
 import { DocsService } from './modules/docs/docs.service';
+import { mountBrowserApps } from './modules/web/browser-apps';
 
 /**
  * Builds the whole application: HTTP pipeline, documents and Swagger UI. `preview` wires the
@@ -50,6 +51,7 @@ export async function createApp(
     app.useWebSocketAdapter(adapter);
   }
   app.useBodyParser('json', { limit: options.env.BODY_LIMIT });
+  if (!preview) mountBrowserApps(app);
 
   const document = buildOpenApiDocument(app);
   if (!preview) {
