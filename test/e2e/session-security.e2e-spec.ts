@@ -192,6 +192,16 @@ describe('sessions and agent credentials', () => {
       await create({ Origin: DASHBOARD, 'Content-Type': 'application/json' }).expect(201);
       // Reading needs no origin.
       await request(app.url).get('/api/agent/me').set('Cookie', cookie).expect(200);
+      // Without a body there is no type to check (fetch's bodyless POST); the origin still counts.
+      await request(app.url)
+        .post('/api/agent/auth/logout')
+        .set({ Cookie: cookie, Origin: 'https://evil.example' })
+        .expect(403);
+      await request(app.url)
+        .post('/api/agent/auth/logout')
+        .set({ Cookie: cookie, Origin: DASHBOARD })
+        .expect(200);
+      await request(app.url).get('/api/agent/me').set('Cookie', cookie).expect(401);
       await request(app.url)
         .post('/api/agent/api-keys')
         .set({ ...bearer(org.token), Origin: 'https://evil.example' })

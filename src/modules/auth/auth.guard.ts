@@ -98,8 +98,8 @@ export class AuthGuard implements CanActivate {
 
   /**
    * A browser sends the session cookie with whatever another site makes it request: an unsafe
-   * cookie request must come from the dashboard's own origin, as JSON (which a foreign page cannot
-   * send without a CORS preflight this server never grants). Bearer requests carry no ambient
+   * cookie request must come from the dashboard's own origin, and a body must be JSON (which a
+   * foreign page cannot send without a CORS preflight this server never grants). Bearer requests carry no ambient
    * credential and are not checked.
    */
   private refuseCrossSite(request: AuthenticatedRequest): void {
@@ -108,8 +108,14 @@ export class AuthGuard implements CanActivate {
     if (typeof origin !== 'string' || !this.config.agentOrigins.has(origin)) {
       throw AppError.forbidden('Requests with the session cookie must come from the dashboard.');
     }
+    // A request without a body (logout, say) has no type to check; a cross-site one still names
+    // its origin, refused above. Anything with a body, even an empty one, must say it is JSON.
     const type = request.headers['content-type'];
-    if (typeof type !== 'string' || !/^application\/json\s*(;|$)/i.test(type)) {
+    const bodyless =
+      type === undefined &&
+      request.headers['transfer-encoding'] === undefined &&
+      (request.headers['content-length'] ?? '0') === '0';
+    if (!bodyless && (typeof type !== 'string' || !/^application\/json\s*(;|$)/i.test(type))) {
       throw AppError.forbidden('Requests with the session cookie must send JSON.');
     }
   }
