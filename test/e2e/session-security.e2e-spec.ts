@@ -167,6 +167,33 @@ describe('sessions and agent credentials', () => {
     });
   });
 
+  describe('a widget socket', () => {
+    it('is refused and closed at its next event once its site is switched off', async () => {
+      const owner = await registerOrganization(app.url, 'Switched Off Inc.');
+      const session = (
+        await request(app.url)
+          .post('/api/widget/init')
+          .send({ widget_key: owner.site.widget_key })
+          .expect(200)
+      ).body as { session_token: string };
+      const socket = await connect(direct, '/widget', session.session_token);
+      sockets.push(socket);
+      await expect(socket.ask('sync', {})).resolves.toMatchObject({ status: true });
+      await request(app.url)
+        .patch(`/api/agent/sites/${owner.site.id}`)
+        .set(bearer(owner.token))
+        .send({ is_active: false })
+        .expect(200);
+      await new Promise((resolve) => setTimeout(resolve, 1100));
+      const closed = closedWithin(socket, 1000);
+      await expect(socket.ask('sync', {})).resolves.toMatchObject({
+        status: false,
+        error_code: 'unauthenticated',
+      });
+      await closed;
+    });
+  });
+
   describe('cookie requests', () => {
     const cookieOf = async (who: { email: string; password: string }) => {
       const login = await request(app.url).post('/api/agent/auth/login').send(who).expect(200);
