@@ -11,6 +11,10 @@ import { dataSourceOptions } from './database/data-source-options';
 import { DATABASE_RUNTIME, type DatabaseRuntime } from './database/database-runtime';
 import { RateLimitModule } from './common/rate-limit/rate-limit.module';
 import { AccountLoginModule } from './modules/account-login/account-login.module';
+import { AssignmentModule } from './modules/assignment/assignment.module';
+import { CannedResponsesModule } from './modules/canned-responses/canned-responses.module';
+import { LabelsModule } from './modules/labels/labels.module';
+import { SearchModule } from './modules/search/search.module';
 import { AppointmentsModule } from './modules/appointments/appointments.module';
 import { AuthModule } from './modules/auth/auth.module';
 import { ConversationsModule } from './modules/conversations/conversations.module';
@@ -61,6 +65,10 @@ export class AppModule {
         WebhooksModule.forRoot({ workers }),
         DataLookupModule,
         AccountLoginModule.forRoot({ workers }),
+        CannedResponsesModule,
+        LabelsModule,
+        AssignmentModule,
+        SearchModule,
       ],
       providers: [
         { provide: DATABASE_RUNTIME, useValue: database },
