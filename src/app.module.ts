@@ -14,7 +14,9 @@ import { AccountLoginModule } from './modules/account-login/account-login.module
 import { AssignmentModule } from './modules/assignment/assignment.module';
 import { CannedResponsesModule } from './modules/canned-responses/canned-responses.module';
 import { LabelsModule } from './modules/labels/labels.module';
+import { ReportsModule } from './modules/reports/reports.module';
 import { SearchModule } from './modules/search/search.module';
+import { VisitorPanelModule } from './modules/visitor-panel/visitor-panel.module';
 import { AppointmentsModule } from './modules/appointments/appointments.module';
 import { AuthModule } from './modules/auth/auth.module';
 import { ConversationsModule } from './modules/conversations/conversations.module';
@@ -69,6 +71,8 @@ export class AppModule {
         LabelsModule,
         AssignmentModule,
         SearchModule,
+        ReportsModule,
+        VisitorPanelModule,
       ],
       providers: [
         { provide: DATABASE_RUNTIME, useValue: database },

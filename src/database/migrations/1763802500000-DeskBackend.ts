@@ -89,6 +89,12 @@ export class DeskBackend1763802500000 implements MigrationInterface {
        WHERE status IN ('waiting', 'active')`,
     );
 
+    // The visitor panel lists the visitor's appointments.
+    await queryRunner.query(
+      `CREATE INDEX appointments_visitor_idx ON appointments (visitor_id, scheduled_at DESC)
+       WHERE visitor_id IS NOT NULL`,
+    );
+
     await queryRunner.query(`
       ALTER TABLE messages ADD COLUMN search_vector tsvector
         GENERATED ALWAYS AS (to_tsvector('simple', body)) STORED`);
@@ -107,6 +113,7 @@ export class DeskBackend1763802500000 implements MigrationInterface {
     await queryRunner.query(`DROP INDEX tickets_search_trgm_idx`);
     await queryRunner.query(`DROP INDEX visitors_panel_search_trgm_idx`);
     await queryRunner.query(`DROP INDEX messages_search_idx`);
+    await queryRunner.query(`DROP INDEX appointments_visitor_idx`);
     await queryRunner.query(`ALTER TABLE messages DROP COLUMN search_vector`);
     await queryRunner.query(`DROP INDEX conversations_open_assignee_idx`);
     await queryRunner.query(`DROP INDEX conversations_activity_idx`);

@@ -22,7 +22,11 @@ export class AssignmentRepository {
    * Assigns the given waiting, unassigned chats (or, without ids, the organization's oldest such
    * chats) round robin to online agents below capacity, while any is free. Answers what it did.
    */
-  assignWaiting(organizationId: string, conversationIds?: string[]): Promise<AutoAssigned[]> {
+  assignWaiting(
+    organizationId: string,
+    conversationIds: string[] | undefined,
+    onAssigned: (manager: EntityManager, assigned: AutoAssigned) => Promise<void>,
+  ): Promise<AutoAssigned[]> {
     return this.dataSource.transaction(async (manager) => {
       const [settings] = await sql<{ enabled: boolean; capacity: number }>(
         manager,
@@ -36,7 +40,7 @@ export class AssignmentRepository {
         `SELECT id, site_id, visitor_id FROM conversations
          WHERE organization_id = $1 AND status = 'waiting' AND assigned_agent_id IS NULL
            AND started_at IS NOT NULL AND ($2::bigint[] IS NULL OR id = ANY($2::bigint[]))
-         ORDER BY started_at, id LIMIT 100 FOR UPDATE SKIP LOCKED`,
+         ORDER BY started_at, id LIMIT 100 FOR UPDATE`,
         [organizationId, conversationIds ?? null],
       );
       const assigned: AutoAssigned[] = [];
@@ -53,12 +57,14 @@ export class AssignmentRepository {
           `UPDATE users SET last_auto_assigned_at = clock_timestamp() WHERE id = $1`,
           [agentId],
         );
-        assigned.push({
+        const done = {
           conversationId: chat.id,
           siteId: chat.site_id,
           visitorId: chat.visitor_id,
           agentId,
-        });
+        };
+        await onAssigned(manager, done);
+        assigned.push(done);
       }
       return assigned;
     });

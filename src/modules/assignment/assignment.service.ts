@@ -32,7 +32,24 @@ export class AssignmentService implements OnModuleInit {
   }
 
   private async assign(organizationId: string, conversationIds?: string[]): Promise<void> {
-    const assigned = await this.repository.assignWaiting(organizationId, conversationIds);
+    const assigned = await this.repository.assignWaiting(
+      organizationId,
+      conversationIds,
+      (manager, chat) =>
+        // The internal event a manual assignment also records (not one of the webhook events).
+        this.outbox.publish(manager, {
+          type: 'conversation.assigned',
+          organizationId,
+          payload: {
+            organization_id: Number(organizationId),
+            conversation_id: Number(chat.conversationId),
+            site_id: Number(chat.siteId),
+            assigned_agent_id: Number(chat.agentId),
+            previous_agent_id: null,
+            auto: true,
+          },
+        }),
+    );
     for (const chat of assigned) {
       this.realtime.toOrganization(
         organizationId,
