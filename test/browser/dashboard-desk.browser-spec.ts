@@ -1,3 +1,4 @@
+import net, { type AddressInfo } from 'node:net';
 import type { Page } from 'playwright-core';
 import request from 'supertest';
 import { addMember, uniqueEmail } from '../factories/identity';
@@ -10,6 +11,14 @@ import {
 } from '../utils/browser';
 import { createTestDatabase, dropTestDatabase } from '../utils/database';
 import { connect, type TestSocket } from '../utils/sockets';
+
+async function freePort(): Promise<number> {
+  const server = net.createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
 
 const describeIfBrowser = browserAvailable() ? describe : describe.skip;
 
@@ -47,9 +56,11 @@ describeIfBrowser('the agent dashboard: inbox and tickets', () => {
 
   beforeAll(async () => {
     databaseUrl = await createTestDatabase();
-    app = await startApp({ DATABASE_URL: databaseUrl });
-    // The browser talks to the service directly (the validating proxy carries no WebSocket).
-    service = `http://127.0.0.1:${app.port}`;
+    // The browser talks to the service directly (the validating proxy carries no WebSocket), at
+    // its PUBLIC_URL: cookie requests (and the cookie's socket) must come from that origin.
+    const port = await freePort();
+    service = `http://127.0.0.1:${port}`;
+    app = await startApp({ DATABASE_URL: databaseUrl, PORT: String(port), PUBLIC_URL: service });
     browser = await launchBrowser({ viewport: { width: 1440, height: 900 } });
     page = await browser.newPage();
   });
@@ -128,8 +139,25 @@ describeIfBrowser('the agent dashboard: inbox and tickets', () => {
     await visitorSays('It was order 1234.');
     await log.getByText('It was order 1234.').waitFor();
 
-    // The agent types (the visitor sees it) and sends with Enter.
+    // A canned response: `/ship` offers it, Tab inserts it, Enter then sends it.
+    await request(app.url)
+      .post('/api/agent/canned-responses')
+      .set(agentApi())
+      .send({ shortcut: 'shipping', body: 'Parcels leave our warehouse within two days.' })
+      .expect(201);
     const reply = page.getByRole('textbox', { name: 'Reply' });
+    await reply.fill('/ship');
+    const canned = page.getByRole('group', { name: 'Canned responses' });
+    await canned.getByText('Parcels leave our warehouse within two days.').waitFor();
+    await reply.press('Tab');
+    await expect(reply.inputValue()).resolves.toBe('Parcels leave our warehouse within two days.');
+    await reply.press('Enter');
+    await widget.next(
+      'message.created',
+      (m: { body?: string }) => m.body === 'Parcels leave our warehouse within two days.',
+    );
+
+    // The agent types (the visitor sees it) and sends with Enter.
     await reply.fill('Let me check that for you.');
     await reply.press('Space');
     await widget.next('typing', (t: { is_typing?: boolean }) => t.is_typing === true);
@@ -261,14 +289,79 @@ describeIfBrowser('the agent dashboard: inbox and tickets', () => {
     expect(new URL(page.url()).pathname).toBe('/tickets');
   });
 
-  it('shows a later chat of the same visitor as a conversation of its own', async () => {
-    await visitorSays('Thanks, one more question about shipping.');
+  it('assigns a new chat automatically and filters the inbox by label', async () => {
+    await request(app.url)
+      .patch('/api/agent/organization')
+      .set(agentApi())
+      .send({ auto_assignment: { enabled: true, capacity: 5 } })
+      .expect(200);
     await page.goto(`${service}/inbox`);
+    await page.getByRole('status').filter({ hasText: 'Live' }).waitFor();
+    await visitorSays('Thanks, one more question about shipping.');
+    const latest = await eventually(async () => {
+      const list = await request(app.url)
+        .get('/api/agent/conversations?assigned_agent_id=me')
+        .set(agentApi())
+        .expect(200);
+      const rows = (list.body as { data: { id: number; status: string }[] }).data;
+      return rows.find((c) => c.status !== 'closed');
+    });
+    await page.getByLabel('View').selectOption('mine');
     await page
       .getByRole('link', { name: /Walter Visitor/ })
       .first()
       .click();
+    await page.getByText('Assigned to Olivia Owner').waitFor();
     await page.getByRole('log', { name: 'Messages' }).getByText('one more question').waitFor();
+
+    const label = await request(app.url)
+      .post('/api/agent/labels')
+      .set(agentApi())
+      .send({ name: 'shipping', color: '#1f6feb' })
+      .expect(201);
+    await request(app.url)
+      .put(`/api/agent/conversations/${latest.id}/labels`)
+      .set(agentApi())
+      .send({ label_ids: [(label.body as { data: { id: number } }).data.id] })
+      .expect(200);
+    await page.reload();
+    const visitorLinks = page.getByRole('link', { name: /Walter Visitor/ });
+    await page.getByLabel('View').selectOption({ label: 'Label: shipping' });
+    await visitorLinks.first().waitFor();
+    await expect(visitorLinks.getAttribute('href')).resolves.toBe(
+      `/inbox/${latest.id}?view=label%3Ashipping`,
+    );
+    await page.getByLabel('View').selectOption('closed');
+    await page.getByRole('link', { name: /Walter Visitor.*Closed/ }).waitFor();
+    await expect(visitorLinks.count()).resolves.toBe(1);
     await noSeriousViolations();
+  });
+
+  it('finds a message with the search page', async () => {
+    await page.getByRole('link', { name: 'Search' }).click();
+    await page.getByLabel('Search text').fill('order 1234');
+    await page.getByLabel('Search text').press('Enter');
+    const results = page.getByRole('region', { name: 'Results' });
+    await results.getByText('It was order 1234.').waitFor();
+    await noSeriousViolations();
+    await page.getByRole('radio', { name: 'Tickets' }).focus();
+    await page.keyboard.press('ArrowRight');
+    await page.getByText('Tickets', { exact: true }).last().click();
+    await results.getByRole('link', { name: /Order 1234 never arrived/ }).click();
+    await page.getByRole('heading', { name: 'Order 1234 never arrived' }).waitFor();
+  });
+
+  it('changes the password on the account page', async () => {
+    await page.getByRole('button', { name: 'Account menu for Olivia Owner' }).click();
+    await page.getByRole('menuitem', { name: 'Account and password' }).click();
+    await page.getByLabel('Current password').fill(owner.password);
+    await page.getByLabel('New password').fill('a much newer passphrase');
+    await noSeriousViolations();
+    await page.getByRole('button', { name: 'Change password' }).click();
+    await page.getByText('Your password was changed.', { exact: false }).waitFor();
+    await request(app.url)
+      .post('/api/agent/auth/login')
+      .send({ email: owner.email, password: 'a much newer passphrase' })
+      .expect(200);
   });
 });

@@ -3,8 +3,10 @@ import type { Schemas } from '../../../shared/api/client';
 import { api, unwrap } from './client';
 
 export type Agent = Schemas['AgentDto'];
-export type Conversation = Schemas['ConversationDto'];
-export type ConversationDetail = Schemas['ConversationDetailDto'];
+export type Conversation = Schemas['InboxConversationDto'];
+export type ConversationDetail = Schemas['AgentConversationDetailResponseDto']['data'];
+export type Label = Schemas['LabelDto'];
+export type SearchHit = Schemas['SearchHitDto'];
 export type Message = Schemas['MessageDto'];
 export type ChatMessage = Schemas['ChatMessageDto'];
 export type Ticket = Schemas['AgentTicketDto'];
@@ -17,12 +19,14 @@ export type InboxView =
   | { kind: 'all' }
   | { kind: 'missed' }
   | { kind: 'closed' }
-  | { kind: 'site'; siteId: number };
+  | { kind: 'site'; siteId: number }
+  | { kind: 'label'; label: string };
 
 export interface TicketFilters {
   status?: Ticket['status'];
   priority?: Ticket['priority'];
   assigned_agent_id?: number;
+  q?: string;
 }
 
 /** Every query key in one place, so socket events and mutations reach the same cache entries. */
@@ -31,8 +35,9 @@ export const keys = {
   team: ['team'] as const,
   sites: ['sites'] as const,
   conversations: ['conversations'] as const,
-  conversationList: (view: InboxView, agentId: number | undefined) =>
-    ['conversations', view, agentId] as const,
+  conversationList: (view: InboxView) => ['conversations', view] as const,
+  labels: ['labels'] as const,
+  canned: ['canned-responses'] as const,
   conversation: (id: number) => ['conversation', id] as const,
   unread: ['unread'] as const,
   tickets: ['tickets'] as const,
@@ -64,12 +69,12 @@ export function useSites() {
   });
 }
 
-function viewQuery(view: InboxView, agentId: number | undefined) {
+function viewQuery(view: InboxView) {
   switch (view.kind) {
     case 'mine':
-      return { assigned_agent_id: agentId };
+      return { assigned_agent_id: 'me' };
     case 'unassigned':
-      return { unassigned: true };
+      return { assigned_agent_id: 'none' };
     case 'all':
       return {};
     case 'missed':
@@ -78,18 +83,19 @@ function viewQuery(view: InboxView, agentId: number | undefined) {
       return { status: 'closed' as const };
     case 'site':
       return { site_id: view.siteId };
+    case 'label':
+      return { label: view.label };
   }
 }
 
-export function useConversations(view: InboxView, agentId: number | undefined) {
+export function useConversations(view: InboxView) {
   return useQuery({
-    queryKey: keys.conversationList(view, agentId),
-    enabled: view.kind !== 'mine' || agentId !== undefined,
+    queryKey: keys.conversationList(view),
     queryFn: async () =>
       (
         await unwrap(
           api.GET('/api/agent/conversations', {
-            params: { query: { per_page: 100, ...viewQuery(view, agentId) } },
+            params: { query: { per_page: 100, sort: 'activity', ...viewQuery(view) } },
           }),
         )
       ).data,
@@ -121,4 +127,22 @@ export function useUnread() {
     staleTime: Infinity,
     gcTime: Infinity,
   }).data;
+}
+
+export function useLabels() {
+  return useQuery({
+    queryKey: keys.labels,
+    queryFn: async () => (await unwrap(api.GET('/api/agent/labels'))).data,
+    staleTime: 60_000,
+  });
+}
+
+/** Asked for when the agent starts a `/shortcut` (and again then, once 10 s old). */
+export function useCannedResponses(active: boolean) {
+  return useQuery({
+    queryKey: keys.canned,
+    enabled: active,
+    queryFn: async () => (await unwrap(api.GET('/api/agent/canned-responses'))).data,
+    staleTime: 10_000,
+  });
 }

@@ -28,6 +28,4 @@ export const authMessages = {
   'auth.account.sessionsHelp':
     'Lost a laptop or used a shared computer? End every session of your account, this one included.',
   'auth.account.logoutAll': 'Log out everywhere',
-  'auth.account.notAvailable':
-    'Changing the password and ending every session will be available here once the server supports it.',
 } as const;

@@ -1,9 +1,9 @@
-import { Button, Group, Paper, Text, Textarea } from '@mantine/core';
+import { Button, Group, Paper, Stack, Text, Textarea, UnstyledButton } from '@mantine/core';
 import { IconSend } from '@tabler/icons-react';
 import { useMutation } from '@tanstack/react-query';
 import { type KeyboardEvent, type RefObject, useEffect, useRef, useState } from 'react';
 import { api, unwrap } from '../../api/client';
-import type { Message } from '../../api/queries';
+import { type Message, useCannedResponses } from '../../api/queries';
 import { agentChannel } from '../../api/socket';
 import { t } from '../../i18n';
 
@@ -50,6 +50,18 @@ export function Composer({
     onSuccess: (result) => onSent(result.data),
   });
 
+  // `/shortcut` at the end of the text offers the organization's canned responses.
+  const slash = /(^|\s)\/(\S*)$/.exec(body);
+  const canned = useCannedResponses(slash !== null).data ?? [];
+  const suggestions = slash
+    ? canned.filter((c) => c.shortcut.toLowerCase().startsWith(slash[2].toLowerCase())).slice(0, 6)
+    : [];
+  const insert = (text: string) => {
+    if (!slash) return;
+    setBody(body.slice(0, slash.index + slash[1].length) + text);
+    textareaRef.current?.focus();
+  };
+
   const submit = () => {
     const text = body.trim();
     if (!text || send.isPending) return;
@@ -66,6 +78,11 @@ export function Composer({
     typingTimer.current = setTimeout(stopTyping, TYPING_IDLE_MS);
   };
   const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {
+    if (suggestions[0] && (event.key === 'Tab' || event.key === 'Enter') && !event.shiftKey) {
+      event.preventDefault();
+      insert(suggestions[0].body);
+      return;
+    }
     if (event.key === 'Enter' && !event.shiftKey && !event.nativeEvent.isComposing) {
       event.preventDefault();
       submit();
@@ -86,6 +103,32 @@ export function Composer({
         <Text c="red" size="sm" role="alert" mb={6}>
           {t('inbox.composer.error', { message: send.error.message })}
         </Text>
+      )}
+      {suggestions.length > 0 && (
+        <Stack gap={2} mb={6} role="group" aria-label={t('inbox.canned.label')}>
+          {suggestions.map((c, index) => (
+            <UnstyledButton
+              key={c.id}
+              onClick={() => insert(c.body)}
+              px="sm"
+              py={6}
+              style={{
+                borderRadius: 'var(--mantine-radius-sm)',
+                background: index === 0 ? 'var(--mantine-color-indigo-0)' : undefined,
+              }}
+            >
+              <Text size="sm" truncate>
+                <Text span fw={600} ff="monospace">
+                  /{c.shortcut}
+                </Text>{' '}
+                {c.body}
+              </Text>
+            </UnstyledButton>
+          ))}
+          <Text size="xs" c="dimmed">
+            {t('inbox.canned.hint')}
+          </Text>
+        </Stack>
       )}
       <Group align="flex-end" gap="sm" wrap="nowrap">
         <Textarea

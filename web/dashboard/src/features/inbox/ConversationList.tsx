@@ -1,7 +1,7 @@
 import { Badge, Box, Center, Group, Loader, ScrollArea, Stack, Text } from '@mantine/core';
 import { IconInbox } from '@tabler/icons-react';
 import { Link } from 'react-router';
-import type { Conversation, UnreadCounts } from '../../api/queries';
+import type { Conversation } from '../../api/queries';
 import { shortTime } from '../../components/format';
 import { t } from '../../i18n';
 import { STATUS_COLOR, visitorName } from './names';
@@ -12,10 +12,9 @@ export function ConversationList(props: {
   loading: boolean;
   error: boolean;
   selectedId: number | undefined;
-  unread: UnreadCounts;
   search: string;
 }) {
-  const { conversations, selectedId, unread } = props;
+  const { conversations, selectedId } = props;
   if (props.loading) {
     return (
       <Center p="xl">
@@ -46,8 +45,8 @@ export function ConversationList(props: {
       <Box component="ul" aria-label={t('inbox.list.label')} className={classes.list}>
         {conversations.map((conversation) => {
           const name = visitorName(conversation.visitor);
-          const count = unread[conversation.id] ?? 0;
           const selected = conversation.id === selectedId;
+          const count = selected ? 0 : conversation.unread_count;
           return (
             <li key={conversation.id}>
               <Link

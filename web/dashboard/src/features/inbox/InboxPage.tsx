@@ -6,10 +6,10 @@ import {
   type InboxView,
   useConversation,
   useConversations,
+  useLabels,
   useMe,
   useSites,
   useTeam,
-  useUnread,
 } from '../../api/queries';
 import { t } from '../../i18n';
 import { ConversationList } from './ConversationList';
@@ -22,12 +22,15 @@ const VIEWS = ['all', 'mine', 'unassigned', 'missed', 'closed'] as const;
 
 function parseView(value: string | null): InboxView {
   if (value?.startsWith('site:')) return { kind: 'site', siteId: Number(value.slice(5)) };
+  if (value?.startsWith('label:')) return { kind: 'label', label: value.slice(6) };
   const kind = VIEWS.find((v) => v === value) ?? 'all';
   return { kind };
 }
 
 function viewValue(view: InboxView): string {
-  return view.kind === 'site' ? `site:${view.siteId}` : view.kind;
+  if (view.kind === 'site') return `site:${view.siteId}`;
+  if (view.kind === 'label') return `label:${view.label}`;
+  return view.kind;
 }
 
 export default function InboxPage() {
@@ -35,15 +38,15 @@ export default function InboxPage() {
   const navigate = useNavigate();
   const [searchParams] = useSearchParams();
   const view = parseView(searchParams.get('view'));
-  const search = searchParams.get('view') ? `?view=${viewValue(view)}` : '';
+  const search = searchParams.get('view') ? `?view=${encodeURIComponent(viewValue(view))}` : '';
   const selectedId = params.conversationId ? Number(params.conversationId) : undefined;
 
   const me = useMe().data?.user;
   const team = useTeam().data ?? [];
   const sites = useSites().data ?? [];
-  const unread = useUnread() ?? {};
-  const list = useConversations(view, me?.id);
-  const everything = useConversations({ kind: 'all' }, me?.id);
+  const labels = useLabels().data ?? [];
+  const list = useConversations(view);
+  const everything = useConversations({ kind: 'all' });
   const selected = useConversation(selectedId);
 
   const move = (step: number) => {
@@ -73,7 +76,9 @@ export default function InboxPage() {
             label={t('inbox.view')}
             size="sm"
             value={viewValue(view)}
-            onChange={(event) => void navigate(`/inbox?view=${event.currentTarget.value}`)}
+            onChange={(event) =>
+              void navigate(`/inbox?view=${encodeURIComponent(event.currentTarget.value)}`)
+            }
           >
             <optgroup label={t('inbox.view.group.views')}>
               {(['mine', 'unassigned', 'all', 'missed', 'closed'] as const).map((kind) => (
@@ -82,6 +87,15 @@ export default function InboxPage() {
                 </option>
               ))}
             </optgroup>
+            {labels.length > 0 && (
+              <optgroup label={t('inbox.view.group.labels')}>
+                {labels.map((label) => (
+                  <option key={label.id} value={`label:${label.name}`}>
+                    {t('inbox.view.label', { name: label.name })}
+                  </option>
+                ))}
+              </optgroup>
+            )}
             {sites.length > 0 && (
               <optgroup label={t('inbox.view.group.sites')}>
                 {sites.map((site) => (
@@ -98,7 +112,6 @@ export default function InboxPage() {
           loading={list.isPending}
           error={list.isError}
           selectedId={selectedId}
-          unread={unread}
           search={search}
         />
       </div>

@@ -14,7 +14,7 @@ import {
   TextInput,
   Title,
 } from '@mantine/core';
-import { useDisclosure } from '@mantine/hooks';
+import { useDebouncedValue, useDisclosure } from '@mantine/hooks';
 import { IconPlus, IconSearch } from '@tabler/icons-react';
 import { useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
@@ -38,12 +38,14 @@ const ANY = { value: '', label: t('tickets.filter.any') };
 export function TicketList() {
   const [params, setParams] = useSearchParams();
   const [text, setText] = useState('');
+  const [q] = useDebouncedValue(text.trim(), 250);
   const [creating, create] = useDisclosure();
   const team = useTeam().data ?? [];
   const filters: TicketFilters = {
     status: STATUSES.find((s) => s === params.get('status')),
     priority: PRIORITIES.find((p) => p === params.get('priority')),
     assigned_agent_id: params.get('assignee') ? Number(params.get('assignee')) : undefined,
+    q: q || undefined,
   };
   const tickets = useTickets(filters);
   const setFilter = (name: string, value: string) =>
@@ -53,13 +55,7 @@ export function TicketList() {
       else next.delete(name);
       return next;
     });
-  const needle = text.trim().toLowerCase();
-  const rows = (tickets.data?.data ?? []).filter(
-    (ticket) =>
-      !needle ||
-      ticket.ticket_number.toLowerCase().includes(needle) ||
-      ticket.subject.toLowerCase().includes(needle),
-  );
+  const rows = tickets.data?.data ?? [];
   const agentName = (id: number | null) =>
     team.find((agent) => agent.id === id)?.name ?? t('tickets.filter.unassigned');
 
@@ -109,7 +105,7 @@ export function TicketList() {
           />
         </Group>
       </Paper>
-      {tickets.isPending ? (
+      {tickets.isPending && !tickets.data ? (
         <Center p="xl">
           <Loader aria-label={t('app.loading')} />
         </Center>
