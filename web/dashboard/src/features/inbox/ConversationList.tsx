@@ -60,13 +60,25 @@ export function ConversationList(props: {
                     {name}
                   </Text>
                   <Text size="xs" c="dimmed" style={{ flexShrink: 0 }}>
-                    {shortTime(conversation.started_at)}
+                    {shortTime(conversation.last_message_at ?? conversation.started_at)}
                   </Text>
                 </Group>
+                {conversation.last_message && (
+                  <Text size="xs" c="dimmed" truncate mt={2}>
+                    {conversation.last_message.body}
+                  </Text>
+                )}
                 <Group justify="space-between" wrap="nowrap" gap="xs" mt={4}>
-                  <Badge size="xs" variant="light" color={STATUS_COLOR[conversation.status]}>
-                    {t(`inbox.status.${conversation.status}`)}
-                  </Badge>
+                  <Group gap={4} wrap="nowrap" style={{ minWidth: 0, overflow: 'hidden' }}>
+                    <Badge size="xs" variant="light" color={STATUS_COLOR[conversation.status]}>
+                      {t(`inbox.status.${conversation.status}`)}
+                    </Badge>
+                    {conversation.labels.map((label) => (
+                      <Badge key={label.id} size="xs" variant="outline" color="gray">
+                        {label.name}
+                      </Badge>
+                    ))}
+                  </Group>
                   {count > 0 && (
                     <Badge size="sm" circle color="indigo">
                       <span aria-hidden>{count}</span>
