@@ -134,6 +134,40 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/agent/auth/logout-all": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** End every session of this agent, this one included, and close all its sockets */
+        post: operations["Auth_logoutAll"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/agent/auth/password": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Change the password (the current one is required); every other session ends and its sockets close */
+        post: operations["Auth_changePassword"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/agent/auth/register": {
         parameters: {
             query?: never;
@@ -780,7 +814,7 @@ export interface paths {
         /** List endpoints, newest first */
         get: operations["Webhooks_list"];
         put?: never;
-        /** Add an endpoint; its signing secret is shown once */
+        /** Add an endpoint; its signing secret is shown once (409 past WEBHOOK_ENDPOINTS_MAX endpoints) */
         post: operations["Webhooks_create"];
         delete?: never;
         options?: never;
@@ -1109,7 +1143,7 @@ export interface paths {
         put?: never;
         /**
          * Log a visitor in by email from the site owner's backend, without a code
-         * @description Needs the secret (401), trusted login in the plan and enabled (403), and visitor account login and data lookup switched on for the site (403). An unknown widget key or visitor is a 404; no single account with the email answers `success` false.
+         * @description Needs the secret (401), trusted login in the plan and enabled (403), and visitor account login and data lookup switched on for the site (403). An unknown widget key or visitor is a 404; no single account with the email answers `success` false. Past TRUSTED_LOGIN_LIMIT_PER_MINUTE calls with the right secret per organization, 429.
          */
         post: operations["TrustedLogin_login"];
         delete?: never;
@@ -1129,7 +1163,7 @@ export interface paths {
         put?: never;
         /**
          * Log the visitor in to an account of the site owner's account table
-         * @description Matches `identifier` against the lookup columns. Without OTP a single match logs in (`success` false otherwise). With OTP a 6-digit code is mailed to the account and the answer is the same whether or not an account matched; at most 5 codes an hour per visitor (429). Needs the feature in the plan (403 `feature_not_in_plan`) and data lookup switched on for the site (403 `forbidden`); an owner database that cannot be reached or does not answer within 3 s is a 503 `service_unavailable`.
+         * @description Matches `identifier` against the lookup columns. Without OTP a single match logs in (`success` false otherwise). With OTP a 6-digit code is mailed to the account and the answer is the same whether or not an account matched; at most 5 codes an hour per visitor, and OTP_MAIL_LIMIT_PER_HOUR per identifier and site (429). Needs the feature in the plan (403 `feature_not_in_plan`) and data lookup switched on for the site (403 `forbidden`); an owner database that cannot be reached or does not answer within 3 s is a 503 `service_unavailable`.
          */
         post: operations["AccountLogin_login"];
         delete?: never;
@@ -2206,6 +2240,12 @@ export interface components {
             message: string;
             /** @example true */
             status: boolean;
+        };
+        ChangePasswordDto: {
+            /** @example correct horse battery staple */
+            current_password: string;
+            /** @example a longer and newer passphrase */
+            new_password: string;
         };
         ChatMessageDto: {
             /** @example [] */
@@ -5141,6 +5181,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDto"];
                 };
             };
+            /** @description Missing ability, feature not in plan, or role too low */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
             /** @description Not found, or owned by another organization (`Not found.`) */
             404: {
                 headers: {
@@ -5187,6 +5236,15 @@ export interface operations {
             };
             /** @description Missing or invalid credentials (`Unauthenticated.`) */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Missing ability, feature not in plan, or role too low */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5250,6 +5308,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDto"];
                 };
             };
+            /** @description Missing ability, feature not in plan, or role too low */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
             /** @description Not found, or owned by another organization (`Not found.`) */
             404: {
                 headers: {
@@ -5295,6 +5362,15 @@ export interface operations {
             };
             /** @description Missing or invalid credentials (`Unauthenticated.`) */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Missing ability, feature not in plan, or role too low */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5407,6 +5483,111 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDto"];
                 };
             };
+            /** @description Missing ability, feature not in plan, or role too low */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+        };
+    };
+    Auth_logoutAll: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EnvelopeDto"];
+                };
+            };
+            /** @description Missing or invalid credentials (`Unauthenticated.`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Missing ability, feature not in plan, or role too low */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+        };
+    };
+    Auth_changePassword: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ChangePasswordDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EnvelopeDto"];
+                };
+            };
+            /** @description Missing or invalid credentials (`Unauthenticated.`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Missing ability, feature not in plan, or role too low */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Validation failed; `errors` names each field */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorDto"];
+                };
+            };
+            /** @description Rate limit exceeded (`Too Many Attempts.`) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
         };
     };
     Auth_register: {
@@ -5448,6 +5629,15 @@ export interface operations {
                     "application/json": components["schemas"]["ValidationErrorDto"];
                 };
             };
+            /** @description Rate limit exceeded (`Too Many Attempts.`) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
         };
     };
     CannedResponses_list: {
@@ -5472,6 +5662,15 @@ export interface operations {
             };
             /** @description Missing or invalid credentials (`Unauthenticated.`) */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Missing ability, feature not in plan, or role too low */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5688,6 +5887,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDto"];
                 };
             };
+            /** @description Missing ability, feature not in plan, or role too low */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
             /** @description Validation failed; `errors` names each field */
             422: {
                 headers: {
@@ -5720,6 +5928,15 @@ export interface operations {
             };
             /** @description Missing or invalid credentials (`Unauthenticated.`) */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Missing ability, feature not in plan, or role too low */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5763,6 +5980,15 @@ export interface operations {
             };
             /** @description Missing or invalid credentials (`Unauthenticated.`) */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Missing ability, feature not in plan, or role too low */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5827,6 +6053,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDto"];
                 };
             };
+            /** @description Missing ability, feature not in plan, or role too low */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
             /** @description Not found, or owned by another organization (`Not found.`) */
             404: {
                 headers: {
@@ -5863,6 +6098,15 @@ export interface operations {
             };
             /** @description Missing or invalid credentials (`Unauthenticated.`) */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Missing ability, feature not in plan, or role too low */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5923,6 +6167,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDto"];
                 };
             };
+            /** @description Missing ability, feature not in plan, or role too low */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
             /** @description Not found, or owned by another organization (`Not found.`) */
             404: {
                 headers: {
@@ -5968,6 +6221,15 @@ export interface operations {
             };
             /** @description Missing or invalid credentials (`Unauthenticated.`) */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Missing ability, feature not in plan, or role too low */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6036,6 +6298,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDto"];
                 };
             };
+            /** @description Missing ability, feature not in plan, or role too low */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
             /** @description Not found, or owned by another organization (`Not found.`) */
             404: {
                 headers: {
@@ -6075,6 +6346,15 @@ export interface operations {
             };
             /** @description Missing or invalid credentials (`Unauthenticated.`) */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Missing ability, feature not in plan, or role too low */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6269,6 +6549,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDto"];
                 };
             };
+            /** @description Missing ability, feature not in plan, or role too low */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
         };
     };
     AgentConversations_messagesAfter: {
@@ -6293,6 +6582,15 @@ export interface operations {
             };
             /** @description Missing or invalid credentials (`Unauthenticated.`) */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Missing ability, feature not in plan, or role too low */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6330,6 +6628,15 @@ export interface operations {
             };
             /** @description Missing or invalid credentials (`Unauthenticated.`) */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Missing ability, feature not in plan, or role too low */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6419,6 +6726,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDto"];
                 };
             };
+            /** @description Missing ability, feature not in plan, or role too low */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
             /** @description Validation failed; `errors` names each field */
             422: {
                 headers: {
@@ -6458,6 +6774,15 @@ export interface operations {
             };
             /** @description Missing or invalid credentials (`Unauthenticated.`) */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Missing ability, feature not in plan, or role too low */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6513,6 +6838,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDto"];
                 };
             };
+            /** @description Missing ability, feature not in plan, or role too low */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
             /** @description Validation failed; `errors` names each field */
             422: {
                 headers: {
@@ -6552,6 +6886,15 @@ export interface operations {
             };
             /** @description Missing or invalid credentials (`Unauthenticated.`) */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Missing ability, feature not in plan, or role too low */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6607,6 +6950,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDto"];
                 };
             };
+            /** @description Missing ability, feature not in plan, or role too low */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
             /** @description Validation failed; `errors` names each field */
             422: {
                 headers: {
@@ -6646,6 +6998,15 @@ export interface operations {
             };
             /** @description Missing or invalid credentials (`Unauthenticated.`) */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Missing ability, feature not in plan, or role too low */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6701,6 +7062,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDto"];
                 };
             };
+            /** @description Missing ability, feature not in plan, or role too low */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
             /** @description Validation failed; `errors` names each field */
             422: {
                 headers: {
@@ -6737,6 +7107,15 @@ export interface operations {
             };
             /** @description Missing or invalid credentials (`Unauthenticated.`) */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Missing ability, feature not in plan, or role too low */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7357,6 +7736,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDto"];
                 };
             };
+            /** @description Missing ability, feature not in plan, or role too low */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
             /** @description Validation failed; `errors` names each field */
             422: {
                 headers: {
@@ -7446,6 +7834,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDto"];
                 };
             };
+            /** @description Missing ability, feature not in plan, or role too low */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
             /** @description Not found, or owned by another organization (`Not found.`) */
             404: {
                 headers: {
@@ -7482,6 +7879,15 @@ export interface operations {
             };
             /** @description Missing or invalid credentials (`Unauthenticated.`) */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Missing ability, feature not in plan, or role too low */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7534,6 +7940,15 @@ export interface operations {
             };
             /** @description Missing or invalid credentials (`Unauthenticated.`) */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Missing ability, feature not in plan, or role too low */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7713,6 +8128,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDto"];
                 };
             };
+            /** @description Missing ability, feature not in plan, or role too low */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
             /** @description Not found, or owned by another organization (`Not found.`) */
             404: {
                 headers: {
@@ -7805,6 +8229,15 @@ export interface operations {
             };
             /** @description Missing ability, feature not in plan, or role too low */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Conflict with the current state */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9239,6 +9672,15 @@ export interface operations {
                     "application/json": components["schemas"]["ValidationErrorDto"];
                 };
             };
+            /** @description Rate limit exceeded (`Too Many Attempts.`) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
             /** @description A dependency is unavailable */
             503: {
                 headers: {
@@ -9316,7 +9758,11 @@ export interface operations {
                     "application/json": components["schemas"]["ValidationErrorDto"];
                 };
             };
-            /** @description Rate limit exceeded (`Too Many Attempts.`) */
+            /**
+             * @description Rate limit exceeded (`Too Many Attempts.`)
+             *
+             *     Rate limit exceeded (`Too Many Attempts.`)
+             */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -9402,6 +9848,15 @@ export interface operations {
                     "application/json": components["schemas"]["ValidationErrorDto"];
                 };
             };
+            /** @description Rate limit exceeded (`Too Many Attempts.`) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
             /** @description A dependency is unavailable */
             503: {
                 headers: {
@@ -9479,6 +9934,15 @@ export interface operations {
                     "application/json": components["schemas"]["ValidationErrorDto"];
                 };
             };
+            /** @description Rate limit exceeded (`Too Many Attempts.`) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
         };
     };
     WidgetAppointments_availability: {
@@ -9536,6 +10000,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ValidationErrorDto"];
+                };
+            };
+            /** @description Rate limit exceeded (`Too Many Attempts.`) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
                 };
             };
         };
@@ -9615,6 +10088,15 @@ export interface operations {
                     "application/json": components["schemas"]["ValidationErrorDto"];
                 };
             };
+            /** @description Rate limit exceeded (`Too Many Attempts.`) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
         };
     };
     WidgetConfig_config: {
@@ -9670,6 +10152,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ValidationErrorDto"];
+                };
+            };
+            /** @description Rate limit exceeded (`Too Many Attempts.`) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
                 };
             };
         };
@@ -9747,6 +10238,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ValidationErrorDto"];
+                };
+            };
+            /** @description Rate limit exceeded (`Too Many Attempts.`) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
                 };
             };
             /** @description A dependency is unavailable */
@@ -9835,6 +10335,15 @@ export interface operations {
                     "application/json": components["schemas"]["ValidationErrorDto"];
                 };
             };
+            /** @description Rate limit exceeded (`Too Many Attempts.`) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
             /** @description A dependency is unavailable */
             503: {
                 headers: {
@@ -9912,6 +10421,15 @@ export interface operations {
                     "application/json": components["schemas"]["ValidationErrorDto"];
                 };
             };
+            /** @description Rate limit exceeded (`Too Many Attempts.`) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
         };
     };
     AccountLogin_search: {
@@ -9980,6 +10498,15 @@ export interface operations {
                     "application/json": components["schemas"]["ValidationErrorDto"];
                 };
             };
+            /** @description Rate limit exceeded (`Too Many Attempts.`) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
             /** @description A dependency is unavailable */
             503: {
                 headers: {
@@ -10046,6 +10573,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ValidationErrorDto"];
+                };
+            };
+            /** @description Rate limit exceeded (`Too Many Attempts.`) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
                 };
             };
         };
@@ -10117,6 +10653,15 @@ export interface operations {
                     "application/json": components["schemas"]["ValidationErrorDto"];
                 };
             };
+            /** @description Rate limit exceeded (`Too Many Attempts.`) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
         };
     };
     Widget_send: {
@@ -10185,6 +10730,15 @@ export interface operations {
                     "application/json": components["schemas"]["ValidationErrorDto"];
                 };
             };
+            /** @description Rate limit exceeded (`Too Many Attempts.`) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
         };
     };
     Widget_profile: {
@@ -10251,6 +10805,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ValidationErrorDto"];
+                };
+            };
+            /** @description Rate limit exceeded (`Too Many Attempts.`) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
                 };
             };
         };
@@ -10330,6 +10893,15 @@ export interface operations {
                     "application/json": components["schemas"]["ValidationErrorDto"];
                 };
             };
+            /** @description Rate limit exceeded (`Too Many Attempts.`) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
         };
     };
     Widget_ticket: {
@@ -10396,6 +10968,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ValidationErrorDto"];
+                };
+            };
+            /** @description Rate limit exceeded (`Too Many Attempts.`) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
                 };
             };
         };
