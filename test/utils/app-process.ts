@@ -19,6 +19,20 @@ export interface AppProcess {
 }
 
 /**
+ * What the suites' apps may reach by data lookup: the owner databases the tests run are local
+ * (loopback), some on the test PostgreSQL server that also holds the app's own database, which
+ * needs its `host:port` named. A suite checking the target policy passes its own value.
+ */
+export function localOwnerDatabases(databaseUrl: string | undefined): string {
+  const entries = ['127.0.0.0/8', '::1', 'localhost'];
+  if (databaseUrl) {
+    const own = new URL(databaseUrl);
+    entries.push(`${own.hostname}:${own.port || 5432}`);
+  }
+  return entries.join(',');
+}
+
+/**
  * Starts the compiled service (`dist/src/main.js`, what `npm start` runs) as a child process, on a
  * free port, and resolves once it listens. The tests then talk HTTP to it like any client.
  */
@@ -35,6 +49,7 @@ export async function startApp(env: Record<string, string | undefined>): Promise
         HOST: '127.0.0.1',
         LOG_LEVEL: 'info',
         WEBHOOK_ALLOW_INSECURE: 'true',
+        DATA_LOOKUP_ALLOWED_HOSTS: localOwnerDatabases(env.DATABASE_URL),
         ...env,
       },
     },
