@@ -1,5 +1,5 @@
 import { Global, Module } from '@nestjs/common';
-import { SealedValuesMaintenanceRepository } from './sealed-values.repository';
+import { SealedValuesMaintenanceRepository } from './sealed-values-maintenance.repository';
 import { SecretBoxService } from './secret-box.service';
 
 @Global()

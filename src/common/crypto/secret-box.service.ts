@@ -2,7 +2,7 @@ import { Injectable, Logger, type OnModuleInit } from '@nestjs/common';
 import { AppConfig } from '../../config/app-config';
 import { type MasterKey, SecretBox } from './secret-box';
 import { loadMasterKeys } from './secrets-key';
-import { SealedValuesMaintenanceRepository } from './sealed-values.repository';
+import { SealedValuesMaintenanceRepository } from './sealed-values-maintenance.repository';
 
 /**
  * The service's SecretBox and the keys derived from its master key (see `secrets-key.ts`: never
