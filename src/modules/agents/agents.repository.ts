@@ -138,7 +138,11 @@ export class AgentsRepository {
       [organizationId, userId],
     );
     if (rows.length > 0)
-      await manager.query(`DELETE FROM agent_sessions WHERE user_id = $1`, [userId]);
+      await manager.query(
+        `DELETE FROM agent_sessions
+         WHERE user_id = $1 AND user_id IN (SELECT id FROM users WHERE organization_id = $2)`,
+        [userId, organizationId],
+      );
     return rows.length > 0;
   }
 

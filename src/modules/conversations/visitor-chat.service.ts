@@ -72,7 +72,7 @@ export class VisitorChatService {
       }
       const started = !open.started_at;
       if (started) {
-        await this.conversations.start(manager, open.id);
+        await this.conversations.start(manager, organizationId, open.id);
         const conversation = await this.conversations.find(organizationId, open.id, manager);
         if (!conversation) throw new Error('a started conversation is not visible');
         await this.outbox.publish(manager, {
@@ -95,7 +95,7 @@ export class VisitorChatService {
           },
         });
       } else {
-        await this.conversations.recordVisitorMessage(manager, open.id);
+        await this.conversations.recordVisitorMessage(manager, organizationId, open.id);
       }
       const message = await this.messages.create(manager, organizationId, {
         conversationId: open.id,
@@ -206,7 +206,7 @@ export class VisitorChatService {
         if (!latest?.closed_at) throw AppError.notFound();
         return { id: latest.id, status: latest.status, closedAt: latest.closed_at, closed: false };
       }
-      const closedAt = await this.conversations.close(manager, open.id, null);
+      const closedAt = await this.conversations.close(manager, organizationId, open.id, null);
       await this.outbox.publish(manager, {
         type: 'chat.closed',
         organizationId,
@@ -251,7 +251,13 @@ export class VisitorChatService {
         throw AppError.conflict('This conversation has already been reviewed.');
       }
       const comment = input.comment ?? null;
-      await this.conversations.review(manager, conversation.id, input.rating, comment);
+      await this.conversations.review(
+        manager,
+        organizationId,
+        conversation.id,
+        input.rating,
+        comment,
+      );
       await this.outbox.publish(manager, {
         type: 'review.submitted',
         organizationId,
