@@ -5,6 +5,7 @@ import { SwaggerModule } from '@nestjs/swagger';
 import type { Logger } from 'pino';
 import { AppModule, type AppModuleOptions } from './app.module';
 import { JsonExpressAdapter } from './common/http/json-express-adapter';
+import { refuseUnreadableText } from './common/http/text-rule';
 import { buildOpenApiDocument } from './common/openapi/document';
 import cors from 'cors';
 import { httpLogger } from './common/logging/http-logger';
@@ -47,6 +48,8 @@ export async function createApp(
     app.useWebSocketAdapter(adapter);
   }
   app.useBodyParser('json', { limit: options.env.BODY_LIMIT });
+  // Before any guard reads a key from the query or the body (DESIGN section 3: bad input is a 4xx).
+  app.use(refuseUnreadableText);
 
   const document = buildOpenApiDocument(app);
   if (!preview) {
