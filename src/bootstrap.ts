@@ -12,6 +12,7 @@ import { httpLogger } from './common/logging/http-logger';
 import { RedisIoAdapter } from './modules/realtime/redis-io.adapter';
 import { PinoNestLogger } from './common/logging/logger';
 import { DocsService } from './modules/docs/docs.service';
+import { mountBrowserApps } from './modules/web/browser-apps';
 
 /**
  * Builds the whole application: HTTP pipeline, documents and Swagger UI. `preview` wires the
@@ -48,7 +49,9 @@ export async function createApp(
     app.useWebSocketAdapter(adapter);
   }
   app.useBodyParser('json', { limit: options.env.BODY_LIMIT });
-  // Before any guard reads a key from the query or the body (DESIGN section 3: bad input is a 4xx).
+  if (!preview) mountBrowserApps(app);
+  // Before any guard reads a key from the query or the body (DESIGN section 3: bad input is a
+  // 4xx). The browser apps above read no input: their files and the dashboard's page come first.
   app.use(refuseUnreadableText);
 
   const document = buildOpenApiDocument(app);
