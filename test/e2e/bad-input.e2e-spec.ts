@@ -1,4 +1,5 @@
 import request from 'supertest';
+import { ABILITIES } from '../../src/common/auth/auth.types';
 import { createApiKey, registerOrganization, type Registered } from '../factories/identity';
 import { type AppProcess, startApp } from '../utils/app-process';
 import { createTestDatabase, dropTestDatabase } from '../utils/database';
@@ -6,15 +7,6 @@ import { connect } from '../utils/sockets';
 
 const NUL = 'a\u0000b';
 const LONE = 'a\ud800b';
-const ALL_ABILITIES = [
-  'conversations:read',
-  'conversations:write',
-  'visitors:read',
-  'tickets:read',
-  'tickets:write',
-  'agents:read',
-  'sites:read',
-];
 
 interface Answer {
   status: number;
@@ -50,7 +42,7 @@ describe('bad input is a 4xx', () => {
     databaseUrl = await createTestDatabase();
     app = await startApp({ DATABASE_URL: databaseUrl });
     org = await registerOrganization(app.url);
-    ({ key: apiKey } = await createApiKey(app.url, org.token, ALL_ABILITIES));
+    ({ key: apiKey } = await createApiKey(app.url, org.token, [...ABILITIES]));
     session = (
       await request(app.url)
         .post('/api/widget/init')
