@@ -1,3 +1,4 @@
+import { connect as connectTcp } from 'node:net';
 import request from 'supertest';
 import { ABILITIES } from '../../src/common/auth/auth.types';
 import { createApiKey, registerOrganization, type Registered } from '../factories/identity';
@@ -139,6 +140,33 @@ describe('bad input is a 4xx', () => {
         .set(widget())
         .send({ custom_fields: { favourite: NUL } });
       expectRefused(res, 'custom_fields.favourite');
+    });
+  });
+
+  describe('a NUL character in a header', () => {
+    /** Sends raw bytes to the app itself (no client would send them) and reads the answer. */
+    const raw = (text: string) =>
+      new Promise<string>((resolve, reject) => {
+        const socket = connectTcp(app.port, '127.0.0.1', () => socket.write(text));
+        let answer = '';
+        socket.setEncoding('utf8').on('data', (chunk: string) => (answer += chunk));
+        socket.on('end', () => resolve(answer));
+        socket.on('error', reject);
+      });
+
+    it('is refused by the HTTP parser before any route, with a 400 in the envelope', async () => {
+      const answer = await raw(
+        'GET /api/agent/me HTTP/1.1\r\nHost: x\r\nIdempotency-Key: a\u0000b\r\n\r\n',
+      );
+      const [head, body] = answer.split('\r\n\r\n');
+      expect(head).toMatch(/^HTTP\/1\.1 400 /);
+      expect(head).toContain('Content-Type: application/json');
+      expect(JSON.parse(body)).toMatchObject({
+        status: false,
+        code: '400',
+        error_code: 'malformed_request',
+        message: 'The request is not valid HTTP.',
+      });
     });
   });
 
