@@ -48,6 +48,7 @@ describe('fuzz: every documented operation answers bad input with a 4xx', () => 
       WIDGET_LIMIT_PER_MINUTE: '1000000',
       VISITOR_MESSAGE_LIMIT_PER_MINUTE: '1000000',
       OTP_MAIL_LIMIT_PER_HOUR: '1000000',
+      TRUSTED_LOGIN_LIMIT_PER_MINUTE: '1000000',
       WEBHOOK_ENDPOINTS_MAX: '1000000',
       BOOKINGS_PER_VISITOR_MAX: '1000000',
       WEBHOOK_ALLOW_INSECURE: 'true',
