@@ -5034,6 +5034,15 @@ export interface operations {
                     "application/json": components["schemas"]["ApiKeyListResponseDto"];
                 };
             };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
             /** @description Missing or invalid credentials (`Unauthenticated.`) */
             401: {
                 headers: {
@@ -5050,6 +5059,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Validation failed; `errors` names each field. Any route: a query parameter, header or body field holding a NUL character or a lone surrogate */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorDto"];
                 };
             };
         };
@@ -5073,6 +5091,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ApiKeyCreatedResponseDto"];
+                };
+            };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
                 };
             };
             /** @description Missing or invalid credentials (`Unauthenticated.`) */
@@ -5123,6 +5150,15 @@ export interface operations {
                     "application/json": components["schemas"]["EnvelopeDto"];
                 };
             };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
             /** @description Missing or invalid credentials (`Unauthenticated.`) */
             401: {
                 headers: {
@@ -5150,6 +5186,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDto"];
                 };
             };
+            /** @description Validation failed; `errors` names each field. Any route: a query parameter, header or body field holding a NUL character or a lone surrogate */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorDto"];
+                };
+            };
         };
     };
     AgentAppointments_getSettings: {
@@ -5170,6 +5215,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["AppointmentSettingsResponseDto"];
+                };
+            };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
                 };
             };
             /** @description Missing or invalid credentials (`Unauthenticated.`) */
@@ -5232,6 +5286,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["AppointmentSettingsResponseDto"];
+                };
+            };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
                 };
             };
             /** @description Missing or invalid credentials (`Unauthenticated.`) */
@@ -5299,6 +5362,15 @@ export interface operations {
                     "application/json": components["schemas"]["AppointmentPageDto"];
                 };
             };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
             /** @description Missing or invalid credentials (`Unauthenticated.`) */
             401: {
                 headers: {
@@ -5358,6 +5430,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["AppointmentChangeResponseDto"];
+                };
+            };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
                 };
             };
             /** @description Missing or invalid credentials (`Unauthenticated.`) */
@@ -5428,6 +5509,15 @@ export interface operations {
                     "application/json": components["schemas"]["LoginResponseDto"];
                 };
             };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
             /** @description Missing or invalid credentials (`Unauthenticated.`) */
             401: {
                 headers: {
@@ -5474,6 +5564,15 @@ export interface operations {
                     "application/json": components["schemas"]["EnvelopeDto"];
                 };
             };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
             /** @description Missing or invalid credentials (`Unauthenticated.`) */
             401: {
                 headers: {
@@ -5490,6 +5589,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Validation failed; `errors` names each field. Any route: a query parameter, header or body field holding a NUL character or a lone surrogate */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorDto"];
                 };
             };
         };
@@ -5511,6 +5619,15 @@ export interface operations {
                     "application/json": components["schemas"]["EnvelopeDto"];
                 };
             };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
             /** @description Missing or invalid credentials (`Unauthenticated.`) */
             401: {
                 headers: {
@@ -5527,6 +5644,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Validation failed; `errors` names each field. Any route: a query parameter, header or body field holding a NUL character or a lone surrogate */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorDto"];
                 };
             };
         };
@@ -5550,6 +5676,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["EnvelopeDto"];
+                };
+            };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
                 };
             };
             /** @description Missing or invalid credentials (`Unauthenticated.`) */
@@ -5609,6 +5744,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["RegisterResponseDto"];
+                };
+            };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
                 };
             };
             /** @description Missing ability, feature not in plan, or role too low */
@@ -5878,6 +6022,15 @@ export interface operations {
                     "application/json": components["schemas"]["InboxPageDto"];
                 };
             };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
             /** @description Missing or invalid credentials (`Unauthenticated.`) */
             401: {
                 headers: {
@@ -5926,6 +6079,15 @@ export interface operations {
                     "application/json": components["schemas"]["AgentConversationDetailResponseDto"];
                 };
             };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
             /** @description Missing or invalid credentials (`Unauthenticated.`) */
             401: {
                 headers: {
@@ -5953,6 +6115,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDto"];
                 };
             };
+            /** @description Validation failed; `errors` names each field. Any route: a query parameter, header or body field holding a NUL character or a lone surrogate */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorDto"];
+                };
+            };
         };
     };
     AgentConversations_assign: {
@@ -5976,6 +6147,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ConversationResponseDto"];
+                };
+            };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
                 };
             };
             /** @description Missing or invalid credentials (`Unauthenticated.`) */
@@ -6044,6 +6224,15 @@ export interface operations {
                     "application/json": components["schemas"]["ConversationClosedResponseDto"];
                 };
             };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
             /** @description Missing or invalid credentials (`Unauthenticated.`) */
             401: {
                 headers: {
@@ -6069,6 +6258,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Validation failed; `errors` names each field. Any route: a query parameter, header or body field holding a NUL character or a lone surrogate */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorDto"];
                 };
             };
         };
@@ -6158,6 +6356,15 @@ export interface operations {
                     "application/json": components["schemas"]["AgentMessageListDto"];
                 };
             };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
             /** @description Missing or invalid credentials (`Unauthenticated.`) */
             401: {
                 headers: {
@@ -6217,6 +6424,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["MessageCreatedResponseDto"];
+                };
+            };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
                 };
             };
             /** @description Missing or invalid credentials (`Unauthenticated.`) */
@@ -6287,6 +6503,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ReadResponseDto"];
+                };
+            };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
                 };
             };
             /** @description Missing or invalid credentials (`Unauthenticated.`) */
@@ -6540,6 +6765,15 @@ export interface operations {
                     "application/json": components["schemas"]["MeResponseDto"];
                 };
             };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
             /** @description Missing or invalid credentials (`Unauthenticated.`) */
             401: {
                 headers: {
@@ -6556,6 +6790,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Validation failed; `errors` names each field. Any route: a query parameter, header or body field holding a NUL character or a lone surrogate */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorDto"];
                 };
             };
         };
@@ -6578,6 +6821,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["AgentMessageListDto"];
+                };
+            };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
                 };
             };
             /** @description Missing or invalid credentials (`Unauthenticated.`) */
@@ -6715,6 +6967,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["PresenceResponseDto"];
+                };
+            };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
                 };
             };
             /** @description Missing or invalid credentials (`Unauthenticated.`) */
@@ -7151,6 +7412,15 @@ export interface operations {
                     "application/json": components["schemas"]["SiteListResponseDto"];
                 };
             };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
             /** @description Missing or invalid credentials (`Unauthenticated.`) */
             401: {
                 headers: {
@@ -7167,6 +7437,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Validation failed; `errors` names each field. Any route: a query parameter, header or body field holding a NUL character or a lone surrogate */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorDto"];
                 };
             };
         };
@@ -7190,6 +7469,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["SiteResponseDto"];
+                };
+            };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
                 };
             };
             /** @description Missing or invalid credentials (`Unauthenticated.`) */
@@ -7240,6 +7528,15 @@ export interface operations {
                     "application/json": components["schemas"]["SiteResponseDto"];
                 };
             };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
             /** @description Missing or invalid credentials (`Unauthenticated.`) */
             401: {
                 headers: {
@@ -7267,6 +7564,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDto"];
                 };
             };
+            /** @description Validation failed; `errors` names each field. Any route: a query parameter, header or body field holding a NUL character or a lone surrogate */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorDto"];
+                };
+            };
         };
     };
     Sites_update: {
@@ -7290,6 +7596,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["SiteResponseDto"];
+                };
+            };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
                 };
             };
             /** @description Missing or invalid credentials (`Unauthenticated.`) */
@@ -7349,6 +7664,15 @@ export interface operations {
                     "application/json": components["schemas"]["DataLookupResponseDto"];
                 };
             };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
             /** @description Missing or invalid credentials (`Unauthenticated.`) */
             401: {
                 headers: {
@@ -7376,6 +7700,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDto"];
                 };
             };
+            /** @description Validation failed; `errors` names each field. Any route: a query parameter, header or body field holding a NUL character or a lone surrogate */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorDto"];
+                };
+            };
         };
     };
     DataLookup_put: {
@@ -7399,6 +7732,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["DataLookupResponseDto"];
+                };
+            };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
                 };
             };
             /** @description Missing or invalid credentials (`Unauthenticated.`) */
@@ -7458,6 +7800,15 @@ export interface operations {
                     "application/json": components["schemas"]["DataLookupTestResponseDto"];
                 };
             };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
             /** @description Missing or invalid credentials (`Unauthenticated.`) */
             401: {
                 headers: {
@@ -7513,6 +7864,15 @@ export interface operations {
                     "application/json": components["schemas"]["AgentListResponseDto"];
                 };
             };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
             /** @description Missing or invalid credentials (`Unauthenticated.`) */
             401: {
                 headers: {
@@ -7529,6 +7889,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Validation failed; `errors` names each field. Any route: a query parameter, header or body field holding a NUL character or a lone surrogate */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorDto"];
                 };
             };
         };
@@ -7552,6 +7921,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["AgentResponseDto"];
+                };
+            };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
                 };
             };
             /** @description Missing or invalid credentials (`Unauthenticated.`) */
@@ -7602,6 +7980,15 @@ export interface operations {
                     "application/json": components["schemas"]["EnvelopeDto"];
                 };
             };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
             /** @description Missing or invalid credentials (`Unauthenticated.`) */
             401: {
                 headers: {
@@ -7638,6 +8025,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDto"];
                 };
             };
+            /** @description Validation failed; `errors` names each field. Any route: a query parameter, header or body field holding a NUL character or a lone surrogate */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorDto"];
+                };
+            };
         };
     };
     Team_update: {
@@ -7661,6 +8057,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["AgentResponseDto"];
+                };
+            };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
                 };
             };
             /** @description Missing or invalid credentials (`Unauthenticated.`) */
@@ -7727,6 +8132,15 @@ export interface operations {
                     "application/json": components["schemas"]["AgentTicketPageDto"];
                 };
             };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
             /** @description Missing or invalid credentials (`Unauthenticated.`) */
             401: {
                 headers: {
@@ -7777,6 +8191,15 @@ export interface operations {
                     "application/json": components["schemas"]["AgentTicketResponseDto"];
                 };
             };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
             /** @description Missing or invalid credentials (`Unauthenticated.`) */
             401: {
                 headers: {
@@ -7825,6 +8248,15 @@ export interface operations {
                     "application/json": components["schemas"]["AgentTicketResponseDto"];
                 };
             };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
             /** @description Missing or invalid credentials (`Unauthenticated.`) */
             401: {
                 headers: {
@@ -7852,6 +8284,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDto"];
                 };
             };
+            /** @description Validation failed; `errors` names each field. Any route: a query parameter, header or body field holding a NUL character or a lone surrogate */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorDto"];
+                };
+            };
         };
     };
     AgentTickets_update: {
@@ -7875,6 +8316,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["AgentTicketResponseDto"];
+                };
+            };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
                 };
             };
             /** @description Missing or invalid credentials (`Unauthenticated.`) */
@@ -7938,6 +8388,15 @@ export interface operations {
                     "application/json": components["schemas"]["AgentTicketCommentResponseDto"];
                 };
             };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
             /** @description Missing or invalid credentials (`Unauthenticated.`) */
             401: {
                 headers: {
@@ -7993,6 +8452,15 @@ export interface operations {
                     "application/json": components["schemas"]["TrustedLoginStatusResponseDto"];
                 };
             };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
             /** @description Missing or invalid credentials (`Unauthenticated.`) */
             401: {
                 headers: {
@@ -8009,6 +8477,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Validation failed; `errors` names each field. Any route: a query parameter, header or body field holding a NUL character or a lone surrogate */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorDto"];
                 };
             };
         };
@@ -8032,6 +8509,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["TrustedLoginStatusResponseDto"];
+                };
+            };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
                 };
             };
             /** @description Missing or invalid credentials (`Unauthenticated.`) */
@@ -8080,6 +8566,15 @@ export interface operations {
                     "application/json": components["schemas"]["TrustedLoginSecretResponseDto"];
                 };
             };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
             /** @description Missing or invalid credentials (`Unauthenticated.`) */
             401: {
                 headers: {
@@ -8096,6 +8591,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Validation failed; `errors` names each field. Any route: a query parameter, header or body field holding a NUL character or a lone surrogate */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorDto"];
                 };
             };
         };
@@ -8168,6 +8672,15 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookEndpointPageDto"];
                 };
             };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
             /** @description Missing or invalid credentials (`Unauthenticated.`) */
             401: {
                 headers: {
@@ -8216,6 +8729,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["WebhookCreatedResponseDto"];
+                };
+            };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
                 };
             };
             /** @description Missing or invalid credentials (`Unauthenticated.`) */
@@ -8275,6 +8797,15 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookEndpointResponseDto"];
                 };
             };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
             /** @description Missing or invalid credentials (`Unauthenticated.`) */
             401: {
                 headers: {
@@ -8300,6 +8831,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Validation failed; `errors` names each field. Any route: a query parameter, header or body field holding a NUL character or a lone surrogate */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorDto"];
                 };
             };
         };
@@ -8323,6 +8863,15 @@ export interface operations {
                     "application/json": components["schemas"]["EnvelopeDto"];
                 };
             };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
             /** @description Missing or invalid credentials (`Unauthenticated.`) */
             401: {
                 headers: {
@@ -8348,6 +8897,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Validation failed; `errors` names each field. Any route: a query parameter, header or body field holding a NUL character or a lone surrogate */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorDto"];
                 };
             };
         };
@@ -8373,6 +8931,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["WebhookEndpointResponseDto"];
+                };
+            };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
                 };
             };
             /** @description Missing or invalid credentials (`Unauthenticated.`) */
@@ -8435,6 +9002,15 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookDeliveryPageDto"];
                 };
             };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
             /** @description Missing or invalid credentials (`Unauthenticated.`) */
             401: {
                 headers: {
@@ -8493,6 +9069,15 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookDeliveryResponseDto"];
                 };
             };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
             /** @description Missing or invalid credentials (`Unauthenticated.`) */
             401: {
                 headers: {
@@ -8529,6 +9114,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDto"];
                 };
             };
+            /** @description Validation failed; `errors` names each field. Any route: a query parameter, header or body field holding a NUL character or a lone surrogate */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorDto"];
+                };
+            };
         };
     };
     Webhooks_test: {
@@ -8548,6 +9142,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["WebhookDeliveryResponseDto"];
+                };
+            };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
                 };
             };
             /** @description Missing or invalid credentials (`Unauthenticated.`) */
@@ -8577,6 +9180,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDto"];
                 };
             };
+            /** @description Validation failed; `errors` names each field. Any route: a query parameter, header or body field holding a NUL character or a lone surrogate */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorDto"];
+                };
+            };
         };
     };
     PublicAgents_list: {
@@ -8598,6 +9210,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["AgentPageDto"];
+                };
+            };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
                 };
             };
             /** @description Missing or invalid credentials (`Unauthenticated.`) */
@@ -8657,6 +9278,15 @@ export interface operations {
                     "application/json": components["schemas"]["AgentDetailResponseDto"];
                 };
             };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
             /** @description Missing or invalid credentials (`Unauthenticated.`) */
             401: {
                 headers: {
@@ -8682,6 +9312,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Validation failed; `errors` names each field. Any route: a query parameter, header or body field holding a NUL character or a lone surrogate */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorDto"];
                 };
             };
             /** @description Rate limit exceeded (`Too Many Attempts.`) */
@@ -8715,6 +9354,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ConversationPageDto"];
+                };
+            };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
                 };
             };
             /** @description Missing or invalid credentials (`Unauthenticated.`) */
@@ -8774,6 +9422,15 @@ export interface operations {
                     "application/json": components["schemas"]["ConversationDetailResponseDto"];
                 };
             };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
             /** @description Missing or invalid credentials (`Unauthenticated.`) */
             401: {
                 headers: {
@@ -8799,6 +9456,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Validation failed; `errors` names each field. Any route: a query parameter, header or body field holding a NUL character or a lone surrogate */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorDto"];
                 };
             };
             /** @description Rate limit exceeded (`Too Many Attempts.`) */
@@ -8836,6 +9502,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ConversationClosedResponseDto"];
+                };
+            };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
                 };
             };
             /** @description Missing or invalid credentials (`Unauthenticated.`) */
@@ -8920,6 +9595,15 @@ export interface operations {
                     "application/json": components["schemas"]["MessagePageDto"];
                 };
             };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
             /** @description Missing or invalid credentials (`Unauthenticated.`) */
             401: {
                 headers: {
@@ -8991,6 +9675,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["MessageCreatedResponseDto"];
+                };
+            };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
                 };
             };
             /** @description Missing or invalid credentials (`Unauthenticated.`) */
@@ -9074,6 +9767,15 @@ export interface operations {
                     "application/json": components["schemas"]["MeDto"];
                 };
             };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
             /** @description Missing or invalid credentials (`Unauthenticated.`) */
             401: {
                 headers: {
@@ -9081,6 +9783,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Validation failed; `errors` names each field. Any route: a query parameter, header or body field holding a NUL character or a lone surrogate */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorDto"];
                 };
             };
             /** @description Rate limit exceeded (`Too Many Attempts.`) */
@@ -9113,6 +9824,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["SitePageDto"];
+                };
+            };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
                 };
             };
             /** @description Missing or invalid credentials (`Unauthenticated.`) */
@@ -9172,6 +9892,15 @@ export interface operations {
                     "application/json": components["schemas"]["SiteDetailResponseDto"];
                 };
             };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
             /** @description Missing or invalid credentials (`Unauthenticated.`) */
             401: {
                 headers: {
@@ -9197,6 +9926,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Validation failed; `errors` names each field. Any route: a query parameter, header or body field holding a NUL character or a lone surrogate */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorDto"];
                 };
             };
             /** @description Rate limit exceeded (`Too Many Attempts.`) */
@@ -9230,6 +9968,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["TicketPageDto"];
+                };
+            };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
                 };
             };
             /** @description Missing or invalid credentials (`Unauthenticated.`) */
@@ -9292,6 +10039,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["TicketCreatedResponseDto"];
+                };
+            };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
                 };
             };
             /** @description Missing or invalid credentials (`Unauthenticated.`) */
@@ -9364,6 +10120,15 @@ export interface operations {
                     "application/json": components["schemas"]["TicketDetailResponseDto"];
                 };
             };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
             /** @description Missing or invalid credentials (`Unauthenticated.`) */
             401: {
                 headers: {
@@ -9389,6 +10154,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Validation failed; `errors` names each field. Any route: a query parameter, header or body field holding a NUL character or a lone surrogate */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorDto"];
                 };
             };
             /** @description Rate limit exceeded (`Too Many Attempts.`) */
@@ -9426,6 +10200,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["TicketStatusResponseDto"];
+                };
+            };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
                 };
             };
             /** @description Missing or invalid credentials (`Unauthenticated.`) */
@@ -9511,6 +10294,15 @@ export interface operations {
                     "application/json": components["schemas"]["VisitorPageDto"];
                 };
             };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
             /** @description Missing or invalid credentials (`Unauthenticated.`) */
             401: {
                 headers: {
@@ -9568,6 +10360,15 @@ export interface operations {
                     "application/json": components["schemas"]["VisitorDetailResponseDto"];
                 };
             };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
             /** @description Missing or invalid credentials (`Unauthenticated.`) */
             401: {
                 headers: {
@@ -9593,6 +10394,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Validation failed; `errors` names each field. Any route: a query parameter, header or body field holding a NUL character or a lone surrogate */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorDto"];
                 };
             };
             /** @description Rate limit exceeded (`Too Many Attempts.`) */
@@ -9625,6 +10435,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["TrustedLoginResponseDto"];
+                };
+            };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
                 };
             };
             /** @description Missing or invalid credentials (`Unauthenticated.`) */
@@ -9711,6 +10530,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["AccountLoginResponseDto"];
+                };
+            };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
                 };
             };
             /** @description Missing or invalid credentials (`Unauthenticated.`) */
@@ -9803,6 +10631,15 @@ export interface operations {
                     "application/json": components["schemas"]["VerifyOtpResponseDto"];
                 };
             };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
             /** @description Missing or invalid credentials (`Unauthenticated.`) */
             401: {
                 headers: {
@@ -9889,6 +10726,15 @@ export interface operations {
                     "application/json": components["schemas"]["AccountLogoutResponseDto"];
                 };
             };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
             /** @description Missing or invalid credentials (`Unauthenticated.`) */
             401: {
                 headers: {
@@ -9966,6 +10812,15 @@ export interface operations {
                     "application/json": components["schemas"]["AvailabilityResponseDto"];
                 };
             };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
             /** @description Subscription expired past the grace period */
             402: {
                 headers: {
@@ -10032,6 +10887,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["BookingResponseDto"];
+                };
+            };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
                 };
             };
             /** @description Missing or invalid credentials (`Unauthenticated.`) */
@@ -10118,6 +10982,15 @@ export interface operations {
                     "application/json": components["schemas"]["WidgetConfigResponseDto"];
                 };
             };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
             /** @description Subscription expired past the grace period */
             402: {
                 headers: {
@@ -10184,6 +11057,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["LookupPageResponseDto"];
+                };
+            };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
                 };
             };
             /** @description Missing or invalid credentials (`Unauthenticated.`) */
@@ -10281,6 +11163,15 @@ export interface operations {
                     "application/json": components["schemas"]["RowActionResponseDto"];
                 };
             };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
             /** @description Missing or invalid credentials (`Unauthenticated.`) */
             401: {
                 headers: {
@@ -10376,6 +11267,15 @@ export interface operations {
                     "application/json": components["schemas"]["ConversationEndedResponseDto"];
                 };
             };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
             /** @description Missing or invalid credentials (`Unauthenticated.`) */
             401: {
                 headers: {
@@ -10451,6 +11351,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["RecordSearchResponseDto"];
+                };
+            };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
                 };
             };
             /** @description Missing or invalid credentials (`Unauthenticated.`) */
@@ -10539,6 +11448,15 @@ export interface operations {
                     "application/json": components["schemas"]["WidgetInitResponseDto"];
                 };
             };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
             /** @description Subscription expired past the grace period */
             402: {
                 headers: {
@@ -10606,6 +11524,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ChatMessageListDto"];
+                };
+            };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
                 };
             };
             /** @description Missing or invalid credentials (`Unauthenticated.`) */
@@ -10685,6 +11612,15 @@ export interface operations {
                     "application/json": components["schemas"]["WidgetMessageCreatedResponseDto"];
                 };
             };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
             /** @description Missing or invalid credentials (`Unauthenticated.`) */
             401: {
                 headers: {
@@ -10762,6 +11698,15 @@ export interface operations {
                     "application/json": components["schemas"]["VisitorProfileResponseDto"];
                 };
             };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
             /** @description Missing or invalid credentials (`Unauthenticated.`) */
             401: {
                 headers: {
@@ -10837,6 +11782,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ReviewResponseDto"];
+                };
+            };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
                 };
             };
             /** @description Missing or invalid credentials (`Unauthenticated.`) */
@@ -10925,6 +11879,15 @@ export interface operations {
                     "application/json": components["schemas"]["WidgetTicketResponseDto"];
                 };
             };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
             /** @description Missing or invalid credentials (`Unauthenticated.`) */
             401: {
                 headers: {
@@ -10998,6 +11961,24 @@ export interface operations {
                     "application/json": components["schemas"]["LiveDto"];
                 };
             };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Validation failed; `errors` names each field. Any route: a query parameter, header or body field holding a NUL character or a lone surrogate */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorDto"];
+                };
+            };
         };
     };
     Health_ready: {
@@ -11015,6 +11996,24 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ReadyDto"];
+                };
+            };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Validation failed; `errors` names each field. Any route: a query parameter, header or body field holding a NUL character or a lone surrogate */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorDto"];
                 };
             };
             /** @description The database or the queue is down */
@@ -11043,6 +12042,24 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["StatusDto"];
+                };
+            };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Validation failed; `errors` names each field. Any route: a query parameter, header or body field holding a NUL character or a lone surrogate */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorDto"];
                 };
             };
         };
