@@ -5804,6 +5804,15 @@ export interface operations {
                     "application/json": components["schemas"]["CannedResponseListDto"];
                 };
             };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
             /** @description Missing or invalid credentials (`Unauthenticated.`) */
             401: {
                 headers: {
@@ -5854,6 +5863,15 @@ export interface operations {
                     "application/json": components["schemas"]["CannedResponseResponseDto"];
                 };
             };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
             /** @description Missing or invalid credentials (`Unauthenticated.`) */
             401: {
                 headers: {
@@ -5902,6 +5920,15 @@ export interface operations {
                     "application/json": components["schemas"]["EnvelopeDto"];
                 };
             };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
             /** @description Missing or invalid credentials (`Unauthenticated.`) */
             401: {
                 headers: {
@@ -5929,6 +5956,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDto"];
                 };
             };
+            /** @description Validation failed; `errors` names each field. Any route: a query parameter, header or body field holding a NUL character or a lone surrogate */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorDto"];
+                };
+            };
         };
     };
     CannedResponses_update: {
@@ -5952,6 +5988,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["CannedResponseResponseDto"];
+                };
+            };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
                 };
             };
             /** @description Missing or invalid credentials (`Unauthenticated.`) */
@@ -6294,6 +6339,15 @@ export interface operations {
                     "application/json": components["schemas"]["ConversationLabelsResponseDto"];
                 };
             };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
             /** @description Missing or invalid credentials (`Unauthenticated.`) */
             401: {
                 headers: {
@@ -6569,6 +6623,15 @@ export interface operations {
                     "application/json": components["schemas"]["LabelListDto"];
                 };
             };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
             /** @description Missing or invalid credentials (`Unauthenticated.`) */
             401: {
                 headers: {
@@ -6585,6 +6648,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Validation failed; `errors` names each field. Any route: a query parameter, header or body field holding a NUL character or a lone surrogate */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorDto"];
                 };
             };
         };
@@ -6608,6 +6680,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["LabelResponseDto"];
+                };
+            };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
                 };
             };
             /** @description Missing or invalid credentials (`Unauthenticated.`) */
@@ -6658,6 +6739,15 @@ export interface operations {
                     "application/json": components["schemas"]["EnvelopeDto"];
                 };
             };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
             /** @description Missing or invalid credentials (`Unauthenticated.`) */
             401: {
                 headers: {
@@ -6685,6 +6775,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDto"];
                 };
             };
+            /** @description Validation failed; `errors` names each field. Any route: a query parameter, header or body field holding a NUL character or a lone surrogate */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorDto"];
+                };
+            };
         };
     };
     Labels_update: {
@@ -6708,6 +6807,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["LabelResponseDto"];
+                };
+            };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
                 };
             };
             /** @description Missing or invalid credentials (`Unauthenticated.`) */
@@ -6878,6 +6986,15 @@ export interface operations {
                     "application/json": components["schemas"]["OrganizationSettingsResponseDto"];
                 };
             };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
             /** @description Missing or invalid credentials (`Unauthenticated.`) */
             401: {
                 headers: {
@@ -6894,6 +7011,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Validation failed; `errors` names each field. Any route: a query parameter, header or body field holding a NUL character or a lone surrogate */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorDto"];
                 };
             };
         };
@@ -6917,6 +7043,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["OrganizationSettingsResponseDto"];
+                };
+            };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
                 };
             };
             /** @description Missing or invalid credentials (`Unauthenticated.`) */
@@ -7033,6 +7168,15 @@ export interface operations {
                     "application/json": components["schemas"]["ConversationsReportResponseDto"];
                 };
             };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
             /** @description Missing or invalid credentials (`Unauthenticated.`) */
             401: {
                 headers: {
@@ -7090,6 +7234,15 @@ export interface operations {
                     "text/csv": string;
                 };
             };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
             /** @description Missing or invalid credentials (`Unauthenticated.`) */
             401: {
                 headers: {
@@ -7143,6 +7296,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["CsatReportResponseDto"];
+                };
+            };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
                 };
             };
             /** @description Missing or invalid credentials (`Unauthenticated.`) */
@@ -7202,6 +7364,15 @@ export interface operations {
                     "text/csv": string;
                 };
             };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
             /** @description Missing or invalid credentials (`Unauthenticated.`) */
             401: {
                 headers: {
@@ -7255,6 +7426,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ResponseTimesReportResponseDto"];
+                };
+            };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
                 };
             };
             /** @description Missing or invalid credentials (`Unauthenticated.`) */
@@ -7314,6 +7494,15 @@ export interface operations {
                     "text/csv": string;
                 };
             };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
             /** @description Missing or invalid credentials (`Unauthenticated.`) */
             401: {
                 headers: {
@@ -7364,6 +7553,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["SearchPageDto"];
+                };
+            };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
                 };
             };
             /** @description Missing or invalid credentials (`Unauthenticated.`) */
@@ -8623,6 +8821,15 @@ export interface operations {
                     "application/json": components["schemas"]["VisitorPanelResponseDto"];
                 };
             };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
             /** @description Missing or invalid credentials (`Unauthenticated.`) */
             401: {
                 headers: {
@@ -8648,6 +8855,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Validation failed; `errors` names each field. Any route: a query parameter, header or body field holding a NUL character or a lone surrogate */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorDto"];
                 };
             };
         };
