@@ -11,6 +11,7 @@ import { dataSourceOptions } from './database/data-source-options';
 import { DATABASE_RUNTIME, type DatabaseRuntime } from './database/database-runtime';
 import { RateLimitModule } from './common/rate-limit/rate-limit.module';
 import { AccountLoginModule } from './modules/account-login/account-login.module';
+import { AttachmentsModule } from './modules/attachments/attachments.module';
 import { AppointmentsModule } from './modules/appointments/appointments.module';
 import { AuthModule } from './modules/auth/auth.module';
 import { ConversationsModule } from './modules/conversations/conversations.module';
@@ -50,6 +51,7 @@ export class AppModule {
         DocsModule,
         AuthModule,
         RealtimeModule,
+        AttachmentsModule,
         ConversationsModule.forRoot({ workers }),
         VisitorsModule,
         WidgetModule,

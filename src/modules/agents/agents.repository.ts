@@ -129,13 +129,27 @@ export class AgentsRepository {
     organizationId: string,
     userId: string,
     status: 'online' | 'away' | 'offline',
-  ): Promise<{ status: string; last_seen_at: Date } | undefined> {
-    const rows = await sql<{ status: string; last_seen_at: Date }>(
+  ): Promise<{ status: string; last_seen_at: Date; previous_status: string } | undefined> {
+    const rows = await sql<{ status: string; last_seen_at: Date; previous_status: string }>(
       this.dataSource,
-      `UPDATE users SET status = $3, last_seen_at = now()
-       WHERE organization_id = $1 AND id = $2 AND removed_at IS NULL RETURNING status, last_seen_at`,
+      `UPDATE users u SET status = $3, last_seen_at = now()
+       FROM users previous
+       WHERE previous.id = u.id AND u.organization_id = $1 AND u.id = $2 AND u.removed_at IS NULL
+       RETURNING u.status, u.last_seen_at, previous.status AS previous_status`,
       [organizationId, userId, status],
     );
     return rows[0];
+  }
+
+  /** Whether any member of the organization is `online` now (the widget's offline mode). */
+  async anyOnline(organizationId: string): Promise<boolean> {
+    const rows = await sql<{ online: boolean }>(
+      this.dataSource,
+      `SELECT EXISTS (
+         SELECT 1 FROM users WHERE organization_id = $1 AND status = 'online' AND removed_at IS NULL
+       ) AS online`,
+      [organizationId],
+    );
+    return rows[0]?.online === true;
   }
 }

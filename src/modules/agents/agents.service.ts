@@ -3,6 +3,7 @@ import { DataSource, type EntityManager } from 'typeorm';
 import type { AgentPrincipal, Role } from '../../common/auth/auth.types';
 import { hashPassword } from '../../common/crypto/secrets';
 import { AppError } from '../../common/errors/app-error';
+import { RealtimeService } from '../realtime/realtime.service';
 import { AgentsRepository, type UserRow } from './agents.repository';
 
 const UNIQUE_VIOLATION = '23505';
@@ -16,6 +17,7 @@ function isUniqueViolation(error: unknown): boolean {
 export class AgentsService {
   constructor(
     private readonly agents: AgentsRepository,
+    private readonly realtime: RealtimeService,
     private readonly dataSource: DataSource,
   ) {}
 
@@ -142,10 +144,24 @@ export class AgentsService {
     });
   }
 
-  /** Presence (`online`, `away`, `offline`) with `last_seen_at`; also set by the agent socket. */
+  /**
+   * Presence (`online`, `away`, `offline`) with `last_seen_at`; also set by the agent socket.
+   * When the agent goes online or stops being online, the organization's widgets hear whether
+   * anyone is still online (`agents.availability`), read after the change committed.
+   */
   async setPresence(organizationId: string, userId: string, status: 'online' | 'away' | 'offline') {
     const presence = await this.agents.setPresence(organizationId, userId, status);
     if (!presence) throw AppError.notFound();
+    if ((presence.previous_status === 'online') !== (status === 'online')) {
+      this.realtime.toOrganizationWidgets(organizationId, 'agents.availability', {
+        agents_online: await this.agents.anyOnline(organizationId),
+      });
+    }
     return presence;
+  }
+
+  /** Whether any agent of the organization is online now. */
+  anyOnline(organizationId: string): Promise<boolean> {
+    return this.agents.anyOnline(organizationId);
   }
 }

@@ -1,16 +1,8 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import {
-  IsBoolean,
-  IsInt,
-  IsNotEmpty,
-  IsOptional,
-  IsString,
-  MaxLength,
-  Min,
-} from 'class-validator';
+import { IsBoolean, IsInt, IsOptional, Min } from 'class-validator';
 import { QueryBoolean, QueryInt } from '../../common/http/pagination';
 import { EnvelopeDto } from '../../common/openapi/envelope.dto';
-import { ChatMessageDto } from '../messages/messages.dto';
+import { ChatMessageDto, MessageContentDto } from '../messages/messages.dto';
 import { ConversationDto, ConversationQueryDto } from './conversations.dto';
 
 export class InboxQueryDto extends ConversationQueryDto {
@@ -41,12 +33,15 @@ export class AfterQueryDto {
   after_id?: number;
 }
 
-export class AgentReplyDto {
-  @ApiProperty({ example: 'Thanks for waiting, I am looking into it.', maxLength: 5000 })
-  @IsString()
-  @IsNotEmpty()
-  @MaxLength(5000)
-  body!: string;
+export class AgentReplyDto extends MessageContentDto {
+  @ApiPropertyOptional({
+    default: false,
+    description:
+      'A private note: seen by agents only, never by the visitor, no `message.sent`, no status change',
+  })
+  @IsOptional()
+  @IsBoolean()
+  private?: boolean;
 }
 
 export class AssignDto {

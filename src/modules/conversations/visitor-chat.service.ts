@@ -43,12 +43,12 @@ export class VisitorChatService {
   }
 
   /**
-   * A visitor message. The first one starts the open conversation (`conversation.started`); after
+   * A visitor message (text and/or attachments the visitor uploaded). The first one starts the open conversation (`conversation.started`); after
    * a close the visitor's next message opens a new conversation (DESIGN section 5).
    */
   async send(
     visitor: VisitorPrincipal,
-    body: string,
+    content: { body?: string; attachmentIds?: number[] },
   ): Promise<{ conversationId: string; message: MessageRow }> {
     const organizationId = visitor.organizationId;
     const result = await this.dataSource.transaction(async (manager) => {
@@ -89,7 +89,10 @@ export class VisitorChatService {
         conversationId: open.id,
         senderType: 'visitor',
         senderId: null,
-        body,
+        body: content.body ?? '',
+        attachments: content.attachmentIds?.length
+          ? { uploader: { type: 'visitor', id: visitor.visitorId }, ids: content.attachmentIds }
+          : undefined,
       });
       await this.outbox.publish(manager, {
         type: 'message.received',
@@ -98,7 +101,12 @@ export class VisitorChatService {
           organization_id: Number(organizationId),
           conversation_id: Number(open.id),
           site_id: Number(open.site_id),
-          message: { id: Number(message.id), body: message.body, type: message.type },
+          message: {
+            id: Number(message.id),
+            body: message.body,
+            type: message.type,
+            attachments: message.attachments,
+          },
         },
       });
       return { conversationId: open.id, message, started, status: open.status };
@@ -177,6 +185,11 @@ export class VisitorChatService {
       afterId,
       CATCH_UP_LIMIT,
     );
+  }
+
+  /** Agent and bot messages the visitor has not read yet (past its read position). */
+  unread(visitor: VisitorPrincipal): Promise<number> {
+    return this.messages.unreadForVisitor(visitor.organizationId, visitor.visitorId);
   }
 
   /**

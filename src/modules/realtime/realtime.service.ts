@@ -6,6 +6,8 @@ export const rooms = {
   visitor: (visitorId: string | number) => `visitor:${visitorId}`,
   organization: (organizationId: string | number) => `organization:${organizationId}`,
   agent: (userId: string | number) => `agent:${userId}`,
+  /** Every widget socket of the organization's sites (`/widget`): agent availability. */
+  widgets: (organizationId: string | number) => `widgets:${organizationId}`,
 };
 
 /** What the two sides of a chat hear about a conversation. */
@@ -36,6 +38,11 @@ export class RealtimeService {
 
   toOrganization(organizationId: string, event: string, data: unknown): void {
     this.namespaces.agent?.to(rooms.organization(organizationId)).emit(event, data);
+  }
+
+  /** An event every connected widget of the organization hears. */
+  toOrganizationWidgets(organizationId: string, event: string, data: unknown): void {
+    this.namespaces.widget?.to(rooms.widgets(organizationId)).emit(event, data);
   }
 
   /** An event both sides of the conversation see. */
