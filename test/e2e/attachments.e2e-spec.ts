@@ -89,6 +89,34 @@ describe('attachments: upload, send, download', () => {
     await dropTestDatabase(databaseUrl);
   });
 
+  // First in the file: the app purges on its first upload, then at most every ten minutes.
+  it('an upload forgets uploads left unsent for a day', async () => {
+    const insert = (age: string) =>
+      db.query<{ id: string }>(
+        `INSERT INTO attachments (organization_id, token, uploader_type, uploader_id, file_name,
+           content_type, size, data, created_at)
+         VALUES ($1, $2, 'agent', $3, 'old.png', 'image/png', $4, $5, now() - $6::interval)
+         RETURNING id`,
+        [
+          org.organization.id,
+          `att_${Math.random().toString(36).slice(2).padEnd(40, 'x').slice(0, 40)}`,
+          org.user.id,
+          PNG.length,
+          PNG,
+          age,
+        ],
+      );
+    const stale = (await insert('25 hours')).rows[0].id;
+    const recent = (await insert('23 hours')).rows[0].id;
+    await upload('/api/agent/attachments', org.token, PNG, 'new.png', 'image/png').expect(201);
+    await eventually(async () => {
+      const { rows } = await db.query(`SELECT 1 FROM attachments WHERE id = $1`, [stale]);
+      return rows.length === 0;
+    });
+    const { rows } = await db.query(`SELECT 1 FROM attachments WHERE id = $1`, [recent]);
+    expect(rows).toHaveLength(1);
+  });
+
   it('a visitor uploads an image and sends it without text; agents, webhooks and the download see it', async () => {
     const visitor = await init();
     const agentSocket = await connect(direct, '/agent', org.token);
@@ -130,6 +158,32 @@ describe('attachments: upload, send, download', () => {
       .set(bearer(org.token))
       .expect(200);
     expect(detail.body.data.messages[0].attachments).toEqual([attachment]);
+
+    // The widget socket sends attachments too.
+    const widgetSocket = await connect(direct, '/widget', visitor.session_token);
+    sockets.push(widgetSocket);
+    const second = (
+      await upload(
+        '/api/widget/attachments',
+        visitor.session_token,
+        PDF,
+        'terms.pdf',
+        'application/pdf',
+      ).expect(201)
+    ).body.data as Attachment;
+    const viaSocket = await widgetSocket.ask<{
+      status: boolean;
+      data: { body: string; attachments: Attachment[] };
+    }>('message', { body: 'and the terms', attachment_ids: [second.id] });
+    expect(viaSocket).toMatchObject({
+      status: true,
+      data: { body: 'and the terms', attachments: [second] },
+    });
+    const refusedSocket = await widgetSocket.ask<{ status: boolean; errors: object }>('message', {
+      attachment_ids: [second.id],
+    });
+    expect(refusedSocket).toMatchObject({ status: false, error_code: 'validation_failed' });
+    expect(refusedSocket.errors).toHaveProperty('attachment_ids');
 
     const hook = await eventually(async () =>
       receiver.received.find(
@@ -414,7 +468,7 @@ describe('attachments: upload, send, download', () => {
 
   it('keeps each file in PostgreSQL with its organization', async () => {
     const { rows } = await db.query<{ organization_id: string; bytes: number }>(
-      `SELECT organization_id, octet_length(data) AS bytes FROM attachments ORDER BY id LIMIT 1`,
+      `SELECT organization_id, octet_length(data) AS bytes FROM attachments WHERE file_name = 'shot.png'`,
     );
     expect(Number(rows[0].organization_id)).toBe(org.organization.id);
     expect(rows[0].bytes).toBe(PNG.length);

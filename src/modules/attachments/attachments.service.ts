@@ -1,4 +1,4 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, Logger } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { randomBase62 } from '../../common/crypto/secrets';
 import { AppError } from '../../common/errors/app-error';
@@ -25,6 +25,10 @@ export interface UploadedFile {
 /** Most attachments one message carries. */
 export const MAX_ATTACHMENTS_PER_MESSAGE = 10;
 
+/** Uploads not sent in a message within this many hours are deleted. */
+export const UNSENT_RETENTION_HOURS = 24;
+const PURGE_EVERY_MS = 10 * 60 * 1000;
+
 const ACCEPTED_LIST = ACCEPTED_TYPES.map((type) => type.contentType).join(', ');
 
 /**
@@ -33,6 +37,9 @@ const ACCEPTED_LIST = ACCEPTED_TYPES.map((type) => type.contentType).join(', ');
  */
 @Injectable()
 export class AttachmentsService {
+  private readonly logger = new Logger(AttachmentsService.name);
+  private lastPurge = 0;
+
   constructor(
     private readonly attachments: AttachmentsRepository,
     private readonly config: AppConfig,
@@ -53,6 +60,7 @@ export class AttachmentsService {
         `The file type is not accepted, or the file's content does not match its type. Accepted types: ${ACCEPTED_LIST}.`,
       );
     }
+    this.purgeNowAndThen();
     const row = await this.attachments.insert(organizationId, uploader, {
       token: `att_${randomBase62(40)}`,
       fileName,
@@ -101,6 +109,16 @@ export class AttachmentsService {
       : undefined;
     if (!file) throw AppError.notFound();
     return file;
+  }
+
+  /** At most every ten minutes, on an upload: drops uploads left unsent for a day. */
+  private purgeNowAndThen(): void {
+    const now = Date.now();
+    if (now - this.lastPurge < PURGE_EVERY_MS) return;
+    this.lastPurge = now;
+    this.attachments.purgeUnsent(UNSENT_RETENTION_HOURS).catch((error: unknown) => {
+      this.logger.warn({ msg: 'unsent attachments not purged', err: String(error) });
+    });
   }
 
   private toDto(row: AttachmentRow): AttachmentDto {
