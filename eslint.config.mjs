@@ -1,5 +1,6 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
+import reactHooks from 'eslint-plugin-react-hooks';
 
 export default tseslint.config(
   {
@@ -13,6 +14,8 @@ export default tseslint.config(
       'scripts/**',
       // Plain Node ESM run with `node`, outside the TypeScript project (see bench/README.md).
       'bench/**/*.mjs',
+      // Generated from openapi/openapi.json (`npm run web:types`), checked by `npm run check`.
+      'web/shared/api/schema.d.ts',
     ],
   },
   js.configs.recommended,
@@ -34,7 +37,12 @@ export default tseslint.config(
     },
   },
   {
-    files: ['test/**/*.ts', 'bench/**/*.ts', 'src/**/*.spec.ts'],
+    files: ['web/**/*.{ts,tsx}'],
+    plugins: { 'react-hooks': reactHooks },
+    rules: reactHooks.configs.recommended.rules,
+  },
+  {
+    files: ['test/**/*.ts', 'bench/**/*.ts', 'src/**/*.spec.ts', 'web/**/*.spec.ts'],
     rules: {
       '@typescript-eslint/no-unsafe-member-access': 'off',
       '@typescript-eslint/no-unsafe-assignment': 'off',

@@ -10,10 +10,21 @@ module.exports = {
       testMatch: ['<rootDir>/src/**/*.spec.ts'],
     },
     {
+      // The browser apps' own logic (no DOM needed: what needs one is a browser test).
+      displayName: 'web',
+      testEnvironment: 'node',
+      transform: { '^.+\\.tsx?$': ['ts-jest', { tsconfig: 'web/tsconfig.spec.json' }] },
+      testMatch: ['<rootDir>/web/**/*.spec.ts'],
+    },
+    {
+      // The whole app over HTTP and Socket.IO, and in a real browser (test/browser, Chromium).
       displayName: 'e2e',
       testEnvironment: 'node',
       transform,
-      testMatch: ['<rootDir>/test/e2e/**/*.e2e-spec.ts'],
+      testMatch: [
+        '<rootDir>/test/e2e/**/*.e2e-spec.ts',
+        '<rootDir>/test/browser/**/*.browser-spec.ts',
+      ],
       globalSetup: '<rootDir>/test/utils/global-setup.ts',
       globalTeardown: '<rootDir>/test/utils/global-teardown.ts',
     },

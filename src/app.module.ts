@@ -21,6 +21,7 @@ import { GatewaysModule } from './modules/realtime/gateways.module';
 import { RealtimeModule } from './modules/realtime/realtime.module';
 import { WebhooksModule } from './modules/webhooks/webhooks.module';
 import { WidgetModule } from './modules/widget/widget.module';
+import { WebModule } from './modules/web/web.module';
 import { HealthModule } from './modules/health/health.module';
 import { IdempotencyModule } from './modules/idempotency/idempotency.module';
 import { OutboxModule } from './modules/outbox/outbox.module';
@@ -63,6 +64,7 @@ export class AppModule {
         WebhooksModule.forRoot({ workers }),
         DataLookupModule,
         AccountLoginModule.forRoot({ workers }),
+        WebModule,
       ],
       providers: [
         { provide: DATABASE_RUNTIME, useValue: database },

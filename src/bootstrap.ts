@@ -11,6 +11,7 @@ import { httpLogger } from './common/logging/http-logger';
 import { RedisIoAdapter } from './modules/realtime/redis-io.adapter';
 import { PinoNestLogger } from './common/logging/logger';
 import { DocsService } from './modules/docs/docs.service';
+import { mountBrowserApps } from './modules/web/browser-apps';
 
 /**
  * Builds the whole application: HTTP pipeline, documents and Swagger UI. `preview` wires the
@@ -47,6 +48,7 @@ export async function createApp(
     app.useWebSocketAdapter(adapter);
   }
   app.useBodyParser('json', { limit: options.env.BODY_LIMIT });
+  if (!preview) mountBrowserApps(app);
 
   const document = buildOpenApiDocument(app);
   if (!preview) {

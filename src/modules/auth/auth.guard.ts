@@ -9,7 +9,7 @@ import {
 import { AppError } from '../../common/errors/app-error';
 import { ApiKeysService } from '../api-keys/api-keys.service';
 import { OrganizationsService } from '../organizations/organizations.service';
-import { originAllowed } from '../sites/allowed-origins';
+import { originAllowed, sameOrigin } from '../sites/allowed-origins';
 import type { SiteRow } from '../sites/sites.repository';
 import { SitesService } from '../sites/sites.service';
 import { VisitorsService } from '../visitors/visitors.service';
@@ -119,7 +119,11 @@ export class AuthGuard implements CanActivate {
       if (!visitorId) throw AppError.notFound();
     }
     const origin = request.headers.origin;
-    if (typeof origin === 'string' && !originAllowed(site.allowed_domains, origin)) {
+    if (
+      typeof origin === 'string' &&
+      !sameOrigin(origin, request.headers.host) &&
+      !originAllowed(site.allowed_domains, origin)
+    ) {
       throw AppError.forbidden("This origin is not in the site's allowed domains.");
     }
     this.organizations.requireActiveSubscription(

@@ -11,7 +11,7 @@ import type { VisitorPrincipal } from '../../common/auth/auth.types';
 import { WidgetSessionService } from '../auth/widget-session.service';
 import { messagePush } from '../conversations/chat-pushes';
 import { VisitorChatService } from '../conversations/visitor-chat.service';
-import { originAllowed } from '../sites/allowed-origins';
+import { originAllowed, sameOrigin } from '../sites/allowed-origins';
 import { OrganizationsService } from '../organizations/organizations.service';
 import { SitesService } from '../sites/sites.service';
 import { rooms, RealtimeService } from './realtime.service';
@@ -59,7 +59,11 @@ export class WidgetGateway implements OnGatewayInit {
       await this.organizations.get(site.organization_id),
     );
     const origin = socket.handshake.headers.origin;
-    if (typeof origin === 'string' && !originAllowed(site.allowed_domains, origin)) {
+    if (
+      typeof origin === 'string' &&
+      !sameOrigin(origin, socket.handshake.headers.host) &&
+      !originAllowed(site.allowed_domains, origin)
+    ) {
       throw new Error('origin not allowed');
     }
     const visitor: VisitorPrincipal = {

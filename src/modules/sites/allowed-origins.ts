@@ -30,6 +30,19 @@ export function originAllowed(allowedDomains: string[], origin: string): boolean
   });
 }
 
+/**
+ * Whether a browser `Origin` is the service's own: the chat frame is served by the service, so
+ * its calls carry the service's origin. What may embed that frame is `frame-ancestors`' job.
+ */
+export function sameOrigin(origin: string, host: string | undefined): boolean {
+  if (!host) return false;
+  try {
+    return new URL(origin).host === host.toLowerCase();
+  } catch {
+    return false;
+  }
+}
+
 const DEFAULT_PORTS: Record<string, string> = { 'http:': '80', 'https:': '443' };
 
 /** Whether a mobile app may open widget sessions: only apps listed as `app:<app id>`. */

@@ -1,0 +1,98 @@
+import request from 'supertest';
+import { registerOrganization } from '../factories/identity';
+import { type AppProcess, startApp } from '../utils/app-process';
+import { createTestDatabase, dropTestDatabase } from '../utils/database';
+
+describe('browser entry points: loader, chat frame, demo page, dashboard', () => {
+  let databaseUrl: string;
+  let app: AppProcess;
+
+  beforeAll(async () => {
+    databaseUrl = await createTestDatabase();
+    app = await startApp({ DATABASE_URL: databaseUrl });
+  });
+
+  afterAll(async () => {
+    await app?.stop();
+    await dropTestDatabase(databaseUrl);
+  });
+
+  it('serves the loader as cacheable JavaScript', async () => {
+    const res = await request(app.url).get('/widget.js').expect(200);
+    expect(res.headers['content-type']).toContain('text/javascript');
+    expect(res.headers['cache-control']).toBe('public, max-age=300');
+    expect(res.text.length).toBeGreaterThan(100);
+  });
+
+  it("lets only the site's allowed domains frame the chat", async () => {
+    const org = await registerOrganization(app.url);
+    const open = await request(app.url)
+      .get('/widget/frame.html')
+      .query({ widget_key: org.site.widget_key })
+      .expect(200);
+    expect(open.headers['content-security-policy']).toContain('frame-ancestors *');
+    expect(open.text).toContain('<div id="app">');
+
+    await request(app.url)
+      .patch(`/api/agent/sites/${org.site.id}`)
+      .set('Authorization', `Bearer ${org.token}`)
+      .send({ allowed_domains: ['shop.example', 'localhost:8080'] })
+      .expect(200);
+    const closed = await request(app.url)
+      .get('/widget/frame.html')
+      .query({ widget_key: org.site.widget_key })
+      .expect(200);
+    expect(closed.headers['content-security-policy']).toContain(
+      "frame-ancestors 'self' http://shop.example:* https://shop.example:* " +
+        'http://localhost:8080 https://localhost:8080',
+    );
+
+    await request(app.url).get('/widget/frame.html').query({ widget_key: 'wk_nope' }).expect(404);
+  });
+
+  it('accepts widget calls from its own frame (the service origin) whatever the allowed domains', async () => {
+    const org = await registerOrganization(app.url);
+    await request(app.url)
+      .patch(`/api/agent/sites/${org.site.id}`)
+      .set('Authorization', `Bearer ${org.token}`)
+      .send({ allowed_domains: ['shop.example'] })
+      .expect(200);
+    const host = new URL(app.url).host;
+    await request(app.url)
+      .post('/api/widget/init')
+      .set('Origin', `http://${host}`)
+      .send({ widget_key: org.site.widget_key })
+      .expect(200);
+    await request(app.url)
+      .post('/api/widget/init')
+      .set('Origin', 'http://evil.example')
+      .send({ widget_key: org.site.widget_key })
+      .expect(403);
+  });
+
+  it('serves a demo host page with the install snippet', async () => {
+    const org = await registerOrganization(app.url);
+    const res = await request(app.url)
+      .get('/demo')
+      .query({ widget_key: org.site.widget_key })
+      .expect(200);
+    expect(res.headers['content-type']).toContain('text/html');
+    expect(res.text).toContain(`data-widget-key="${org.site.widget_key}"`);
+    const bad = await request(app.url).get('/demo').query({ widget_key: '"><script>' }).expect(200);
+    expect(bad.text).not.toContain('"><script>');
+  });
+
+  it('answers the dashboard to browsers and the 404 envelope to JSON clients', async () => {
+    const page = await request(app.url).get('/inbox/42').set('Accept', 'text/html').expect(200);
+    expect(page.headers['content-type']).toContain('text/html');
+    expect(page.headers['content-security-policy']).toContain("frame-ancestors 'none'");
+    const root = await request(app.url).get('/').set('Accept', 'text/html,*/*').expect(200);
+    expect(root.text).toContain('<div id="root">');
+
+    const json = await request(app.url).get('/inbox/42').set('Accept', 'application/json');
+    expect(json.status).toBe(404);
+    expect(json.body).toMatchObject({ status: false, code: '404', error_code: 'not_found' });
+    const api = await request(app.url).get('/api/agent/nothing').set('Accept', 'text/html');
+    expect(api.status).toBe(404);
+  });
+});

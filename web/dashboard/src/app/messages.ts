@@ -1,0 +1,4 @@
+export const appMessages = {
+  'app.name': 'Support Chat',
+  'app.loading': 'Loading…',
+} as const;

@@ -1,0 +1,3 @@
+export const authMessages = {
+  'auth.title': 'Auth',
+} as const;

@@ -1,0 +1,3 @@
+export const inboxMessages = {
+  'inbox.title': 'Inbox',
+} as const;

@@ -1,0 +1,3 @@
+export const reportsMessages = {
+  'reports.title': 'Reports',
+} as const;

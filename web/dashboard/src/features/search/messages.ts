@@ -1,0 +1,3 @@
+export const searchMessages = {
+  'search.title': 'Search',
+} as const;

@@ -1,0 +1,3 @@
+export const settingsMessages = {
+  'settings.title': 'Settings',
+} as const;

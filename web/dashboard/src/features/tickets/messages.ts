@@ -1,0 +1,3 @@
+export const ticketsMessages = {
+  'tickets.title': 'Tickets',
+} as const;
