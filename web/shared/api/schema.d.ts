@@ -154,6 +154,40 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/agent/auth/logout-all": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** End every session of this agent, this one included, and close all its sockets */
+        post: operations["Auth_logoutAll"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/agent/auth/password": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Change the password (the current one is required); every other session ends and its sockets close */
+        post: operations["Auth_changePassword"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/agent/auth/register": {
         parameters: {
             query?: never;
@@ -551,7 +585,7 @@ export interface paths {
         /** List endpoints, newest first */
         get: operations["Webhooks_list"];
         put?: never;
-        /** Add an endpoint; its signing secret is shown once */
+        /** Add an endpoint; its signing secret is shown once (409 past WEBHOOK_ENDPOINTS_MAX endpoints) */
         post: operations["Webhooks_create"];
         delete?: never;
         options?: never;
@@ -926,7 +960,7 @@ export interface paths {
         put?: never;
         /**
          * Log a visitor in by email from the site owner's backend, without a code
-         * @description Needs the secret (401), trusted login in the plan and enabled (403), and visitor account login and data lookup switched on for the site (403). An unknown widget key or visitor is a 404; no single account with the email answers `success` false.
+         * @description Needs the secret (401), trusted login in the plan and enabled (403), and visitor account login and data lookup switched on for the site (403). An unknown widget key or visitor is a 404; no single account with the email answers `success` false. Past TRUSTED_LOGIN_LIMIT_PER_MINUTE calls with the right secret per organization, 429.
          */
         post: operations["TrustedLogin_login"];
         delete?: never;
@@ -946,7 +980,7 @@ export interface paths {
         put?: never;
         /**
          * Log the visitor in to an account of the site owner's account table
-         * @description Matches `identifier` against the lookup columns. Without OTP a single match logs in (`success` false otherwise). With OTP a 6-digit code is mailed to the account and the answer is the same whether or not an account matched; at most 5 codes an hour per visitor (429). Needs the feature in the plan (403 `feature_not_in_plan`) and data lookup switched on for the site (403 `forbidden`); an owner database that cannot be reached or does not answer within 3 s is a 503 `service_unavailable`.
+         * @description Matches `identifier` against the lookup columns. Without OTP a single match logs in (`success` false otherwise). With OTP a 6-digit code is mailed to the account and the answer is the same whether or not an account matched; at most 5 codes an hour per visitor, and OTP_MAIL_LIMIT_PER_HOUR per identifier and site (429). Needs the feature in the plan (403 `feature_not_in_plan`) and data lookup switched on for the site (403 `forbidden`); an owner database that cannot be reached or does not answer within 3 s is a 503 `service_unavailable`.
          */
         post: operations["AccountLogin_login"];
         delete?: never;
@@ -2055,6 +2089,12 @@ export interface components {
             message: string;
             /** @example true */
             status: boolean;
+        };
+        ChangePasswordDto: {
+            /** @example correct horse battery staple */
+            current_password: string;
+            /** @example a longer and newer passphrase */
+            new_password: string;
         };
         ChatMessageDto: {
             attachments: components["schemas"]["AttachmentDto"][];
@@ -4616,6 +4656,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDto"];
                 };
             };
+            /** @description Missing ability, feature not in plan, or role too low */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
             /** @description Not found, or owned by another organization (`Not found.`) */
             404: {
                 headers: {
@@ -4662,6 +4711,15 @@ export interface operations {
             };
             /** @description Missing or invalid credentials (`Unauthenticated.`) */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Missing ability, feature not in plan, or role too low */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4725,6 +4783,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDto"];
                 };
             };
+            /** @description Missing ability, feature not in plan, or role too low */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
             /** @description Not found, or owned by another organization (`Not found.`) */
             404: {
                 headers: {
@@ -4770,6 +4837,15 @@ export interface operations {
             };
             /** @description Missing or invalid credentials (`Unauthenticated.`) */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Missing ability, feature not in plan, or role too low */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4833,6 +4909,15 @@ export interface operations {
             };
             /** @description Missing or invalid credentials (`Unauthenticated.`) */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Missing ability, feature not in plan, or role too low */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4936,6 +5021,111 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDto"];
                 };
             };
+            /** @description Missing ability, feature not in plan, or role too low */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+        };
+    };
+    Auth_logoutAll: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EnvelopeDto"];
+                };
+            };
+            /** @description Missing or invalid credentials (`Unauthenticated.`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Missing ability, feature not in plan, or role too low */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+        };
+    };
+    Auth_changePassword: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ChangePasswordDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EnvelopeDto"];
+                };
+            };
+            /** @description Missing or invalid credentials (`Unauthenticated.`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Missing ability, feature not in plan, or role too low */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Validation failed; `errors` names each field */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorDto"];
+                };
+            };
+            /** @description Rate limit exceeded (`Too Many Attempts.`) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
         };
     };
     Auth_register: {
@@ -4977,6 +5167,15 @@ export interface operations {
                     "application/json": components["schemas"]["ValidationErrorDto"];
                 };
             };
+            /** @description Rate limit exceeded (`Too Many Attempts.`) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
         };
     };
     AgentConversations_list: {
@@ -5007,6 +5206,15 @@ export interface operations {
             };
             /** @description Missing or invalid credentials (`Unauthenticated.`) */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Missing ability, feature not in plan, or role too low */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5053,6 +5261,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDto"];
                 };
             };
+            /** @description Missing ability, feature not in plan, or role too low */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
             /** @description Not found, or owned by another organization (`Not found.`) */
             404: {
                 headers: {
@@ -5089,6 +5306,15 @@ export interface operations {
             };
             /** @description Missing or invalid credentials (`Unauthenticated.`) */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Missing ability, feature not in plan, or role too low */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5153,6 +5379,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDto"];
                 };
             };
+            /** @description Missing ability, feature not in plan, or role too low */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
             /** @description Not found, or owned by another organization (`Not found.`) */
             404: {
                 headers: {
@@ -5188,6 +5423,15 @@ export interface operations {
             };
             /** @description Missing or invalid credentials (`Unauthenticated.`) */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Missing ability, feature not in plan, or role too low */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5240,6 +5484,15 @@ export interface operations {
             };
             /** @description Missing or invalid credentials (`Unauthenticated.`) */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Missing ability, feature not in plan, or role too low */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5308,6 +5561,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDto"];
                 };
             };
+            /** @description Missing ability, feature not in plan, or role too low */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
             /** @description Not found, or owned by another organization (`Not found.`) */
             404: {
                 headers: {
@@ -5354,6 +5616,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDto"];
                 };
             };
+            /** @description Missing ability, feature not in plan, or role too low */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
         };
     };
     AgentConversations_messagesAfter: {
@@ -5378,6 +5649,15 @@ export interface operations {
             };
             /** @description Missing or invalid credentials (`Unauthenticated.`) */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Missing ability, feature not in plan, or role too low */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5419,6 +5699,15 @@ export interface operations {
             };
             /** @description Missing or invalid credentials (`Unauthenticated.`) */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Missing ability, feature not in plan, or role too low */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6037,6 +6326,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDto"];
                 };
             };
+            /** @description Missing ability, feature not in plan, or role too low */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
             /** @description Validation failed; `errors` names each field */
             422: {
                 headers: {
@@ -6126,6 +6424,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDto"];
                 };
             };
+            /** @description Missing ability, feature not in plan, or role too low */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
             /** @description Not found, or owned by another organization (`Not found.`) */
             404: {
                 headers: {
@@ -6162,6 +6469,15 @@ export interface operations {
             };
             /** @description Missing or invalid credentials (`Unauthenticated.`) */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Missing ability, feature not in plan, or role too low */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6214,6 +6530,15 @@ export interface operations {
             };
             /** @description Missing or invalid credentials (`Unauthenticated.`) */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Missing ability, feature not in plan, or role too low */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6446,6 +6771,15 @@ export interface operations {
             };
             /** @description Missing ability, feature not in plan, or role too low */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Conflict with the current state */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8021,6 +8355,15 @@ export interface operations {
                     "application/json": components["schemas"]["ValidationErrorDto"];
                 };
             };
+            /** @description Rate limit exceeded (`Too Many Attempts.`) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
             /** @description A dependency is unavailable */
             503: {
                 headers: {
@@ -8098,7 +8441,11 @@ export interface operations {
                     "application/json": components["schemas"]["ValidationErrorDto"];
                 };
             };
-            /** @description Rate limit exceeded (`Too Many Attempts.`) */
+            /**
+             * @description Rate limit exceeded (`Too Many Attempts.`)
+             *
+             *     Rate limit exceeded (`Too Many Attempts.`)
+             */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -8184,6 +8531,15 @@ export interface operations {
                     "application/json": components["schemas"]["ValidationErrorDto"];
                 };
             };
+            /** @description Rate limit exceeded (`Too Many Attempts.`) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
             /** @description A dependency is unavailable */
             503: {
                 headers: {
@@ -8261,6 +8617,15 @@ export interface operations {
                     "application/json": components["schemas"]["ValidationErrorDto"];
                 };
             };
+            /** @description Rate limit exceeded (`Too Many Attempts.`) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
         };
     };
     WidgetAppointments_availability: {
@@ -8318,6 +8683,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ValidationErrorDto"];
+                };
+            };
+            /** @description Rate limit exceeded (`Too Many Attempts.`) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
                 };
             };
         };
@@ -8395,6 +8769,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ValidationErrorDto"];
+                };
+            };
+            /** @description Rate limit exceeded (`Too Many Attempts.`) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
                 };
             };
         };
@@ -8483,6 +8866,15 @@ export interface operations {
                     "application/json": components["schemas"]["ValidationErrorDto"];
                 };
             };
+            /** @description Rate limit exceeded (`Too Many Attempts.`) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
         };
     };
     WidgetConfig_config: {
@@ -8538,6 +8930,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ValidationErrorDto"];
+                };
+            };
+            /** @description Rate limit exceeded (`Too Many Attempts.`) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
                 };
             };
         };
@@ -8615,6 +9016,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ValidationErrorDto"];
+                };
+            };
+            /** @description Rate limit exceeded (`Too Many Attempts.`) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
                 };
             };
             /** @description A dependency is unavailable */
@@ -8703,6 +9113,15 @@ export interface operations {
                     "application/json": components["schemas"]["ValidationErrorDto"];
                 };
             };
+            /** @description Rate limit exceeded (`Too Many Attempts.`) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
             /** @description A dependency is unavailable */
             503: {
                 headers: {
@@ -8780,6 +9199,15 @@ export interface operations {
                     "application/json": components["schemas"]["ValidationErrorDto"];
                 };
             };
+            /** @description Rate limit exceeded (`Too Many Attempts.`) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
         };
     };
     AccountLogin_search: {
@@ -8848,6 +9276,15 @@ export interface operations {
                     "application/json": components["schemas"]["ValidationErrorDto"];
                 };
             };
+            /** @description Rate limit exceeded (`Too Many Attempts.`) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
             /** @description A dependency is unavailable */
             503: {
                 headers: {
@@ -8914,6 +9351,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ValidationErrorDto"];
+                };
+            };
+            /** @description Rate limit exceeded (`Too Many Attempts.`) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
                 };
             };
         };
@@ -8985,6 +9431,15 @@ export interface operations {
                     "application/json": components["schemas"]["ValidationErrorDto"];
                 };
             };
+            /** @description Rate limit exceeded (`Too Many Attempts.`) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
         };
     };
     Widget_send: {
@@ -9051,6 +9506,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ValidationErrorDto"];
+                };
+            };
+            /** @description Rate limit exceeded (`Too Many Attempts.`) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
                 };
             };
         };
@@ -9121,6 +9585,15 @@ export interface operations {
                     "application/json": components["schemas"]["ValidationErrorDto"];
                 };
             };
+            /** @description Rate limit exceeded (`Too Many Attempts.`) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
         };
     };
     Widget_profile: {
@@ -9189,6 +9662,15 @@ export interface operations {
                     "application/json": components["schemas"]["ValidationErrorDto"];
                 };
             };
+            /** @description Rate limit exceeded (`Too Many Attempts.`) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
         };
     };
     Widget_read: {
@@ -9255,6 +9737,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ValidationErrorDto"];
+                };
+            };
+            /** @description Rate limit exceeded (`Too Many Attempts.`) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
                 };
             };
         };
@@ -9334,6 +9825,15 @@ export interface operations {
                     "application/json": components["schemas"]["ValidationErrorDto"];
                 };
             };
+            /** @description Rate limit exceeded (`Too Many Attempts.`) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
         };
     };
     Widget_ticket: {
@@ -9400,6 +9900,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ValidationErrorDto"];
+                };
+            };
+            /** @description Rate limit exceeded (`Too Many Attempts.`) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
                 };
             };
         };
