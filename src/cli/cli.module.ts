@@ -1,11 +1,13 @@
 import { type DynamicModule, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { CryptoModule } from '../common/crypto/crypto.module';
 import { AppConfigModule } from '../config/config.module';
 import { dataSourceOptions } from '../database/data-source-options';
 import { DATABASE_RUNTIME, type DatabaseRuntime } from '../database/database-runtime';
 import { AgentsModule } from '../modules/agents/agents.module';
 import { ApiKeysModule } from '../modules/api-keys/api-keys.module';
 import { OrganizationsModule } from '../modules/organizations/organizations.module';
+import { OutboxModule } from '../modules/outbox/outbox.module';
 import { RealtimeModule } from '../modules/realtime/realtime.module';
 import { SitesModule } from '../modules/sites/sites.module';
 
@@ -18,6 +20,7 @@ export class CliModule {
       global: true,
       imports: [
         AppConfigModule,
+        CryptoModule,
         TypeOrmModule.forRoot(dataSourceOptions(database.url, { extra: { max: 2 } })),
         OrganizationsModule,
         AgentsModule,
@@ -25,6 +28,8 @@ export class CliModule {
         ApiKeysModule,
         // Team changes close sockets; without gateways attached that goes nowhere.
         RealtimeModule,
+        // Presence changes publish events (written to the outbox; relayed by the app's workers).
+        OutboxModule.forRoot({ workers: false }),
       ],
       providers: [{ provide: DATABASE_RUNTIME, useValue: database }],
       exports: [DATABASE_RUNTIME],

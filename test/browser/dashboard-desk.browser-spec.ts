@@ -172,6 +172,26 @@ describeIfBrowser('the agent dashboard: inbox and tickets', () => {
     // The visitor reads it: the agent sees "Seen".
     await widget.ask('read', { conversation_id: session.conversation_id, message_id: answer.id });
     await log.getByText('Seen').waitFor();
+
+    // A private note: shown to agents, never to the visitor (socket or HTTP).
+    await page.getByText('Private note', { exact: true }).click();
+    const noteBox = page.getByRole('textbox', { name: 'Private note' });
+    await noteBox.fill('Regular customer, be generous.');
+    await noteBox.press('Enter');
+    await log.getByText('Regular customer, be generous.').waitFor();
+    await page.getByText('Reply', { exact: true }).click();
+    await reply.fill('Anything else?');
+    await reply.press('Enter');
+    await widget.next('message.created', (m: { body?: string }) => m.body === 'Anything else?');
+    const seenByVisitor = await request(app.url)
+      .get(`/api/widget/messages?widget_key=${widgetKey}&visitor_uid=${session.visitor_uid}`)
+      .expect(200);
+    const bodies = (seenByVisitor.body as { data: { body: string }[] }).data.map((m) => m.body);
+    expect(bodies).toContain('Anything else?');
+    expect(bodies).not.toContain('Regular customer, be generous.');
+    expect(widget.received<{ body?: string }>('message.created').map((m) => m.body)).not.toContain(
+      'Regular customer, be generous.',
+    );
     await noSeriousViolations();
     await page.screenshot({ path: 'docs/dashboard-inbox.png' });
   });

@@ -138,7 +138,11 @@ export class AgentsRepository {
       [organizationId, userId],
     );
     if (rows.length > 0)
-      await manager.query(`DELETE FROM agent_sessions WHERE user_id = $1`, [userId]);
+      await manager.query(
+        `DELETE FROM agent_sessions
+         WHERE user_id = $1 AND user_id IN (SELECT id FROM users WHERE organization_id = $2)`,
+        [userId, organizationId],
+      );
     return rows.length > 0;
   }
 
@@ -158,5 +162,17 @@ export class AgentsRepository {
       [organizationId, userId, status],
     );
     return rows[0];
+  }
+
+  /** Whether any member of the organization is `online` now (the widget's offline mode). */
+  async anyOnline(organizationId: string): Promise<boolean> {
+    const rows = await sql<{ online: boolean }>(
+      this.dataSource,
+      `SELECT EXISTS (
+         SELECT 1 FROM users WHERE organization_id = $1 AND status = 'online' AND removed_at IS NULL
+       ) AS online`,
+      [organizationId],
+    );
+    return rows[0]?.online === true;
   }
 }

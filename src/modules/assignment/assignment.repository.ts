@@ -28,10 +28,12 @@ export class AssignmentRepository {
     onAssigned: (manager: EntityManager, assigned: AutoAssigned) => Promise<void>,
   ): Promise<AutoAssigned[]> {
     return this.dataSource.transaction(async (manager) => {
+      // FOR NO KEY UPDATE: passes exclude each other, while the key-share lock every insert
+      // referencing the organization takes (messages, conversations, ...) never waits for one.
       const [settings] = await sql<{ enabled: boolean; capacity: number }>(
         manager,
         `SELECT auto_assignment_enabled AS enabled, auto_assignment_capacity AS capacity
-         FROM organizations WHERE id = $1 FOR UPDATE`,
+         FROM organizations WHERE id = $1 FOR NO KEY UPDATE`,
         [organizationId],
       );
       if (!settings?.enabled) return [];
@@ -49,13 +51,15 @@ export class AssignmentRepository {
         if (!agentId) break;
         await sql(
           manager,
-          `UPDATE conversations SET assigned_agent_id = $2, updated_at = now() WHERE id = $1`,
-          [chat.id, agentId],
+          `UPDATE conversations SET assigned_agent_id = $2, updated_at = now()
+           WHERE id = $1 AND organization_id = $3`,
+          [chat.id, agentId, organizationId],
         );
         await sql(
           manager,
-          `UPDATE users SET last_auto_assigned_at = clock_timestamp() WHERE id = $1`,
-          [agentId],
+          `UPDATE users SET last_auto_assigned_at = clock_timestamp()
+           WHERE id = $1 AND organization_id = $2`,
+          [agentId, organizationId],
         );
         const done = {
           conversationId: chat.id,

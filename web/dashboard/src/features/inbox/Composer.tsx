@@ -1,4 +1,13 @@
-import { Button, Group, Paper, Stack, Text, Textarea, UnstyledButton } from '@mantine/core';
+import {
+  Button,
+  Group,
+  Paper,
+  SegmentedControl,
+  Stack,
+  Text,
+  Textarea,
+  UnstyledButton,
+} from '@mantine/core';
 import { IconSend } from '@tabler/icons-react';
 import { useMutation } from '@tanstack/react-query';
 import { type KeyboardEvent, type RefObject, useEffect, useRef, useState } from 'react';
@@ -22,6 +31,8 @@ export function Composer({
   onSent: (message: Message) => void;
 }) {
   const [body, setBody] = useState('');
+  const [mode, setMode] = useState<'reply' | 'note'>('reply');
+  const note = mode === 'note';
   const typingTimer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
   const typing = useRef(false);
 
@@ -44,7 +55,7 @@ export function Composer({
       unwrap(
         api.POST('/api/agent/conversations/{conversation}/messages', {
           params: { path: { conversation: conversationId } },
-          body: { body: text },
+          body: { body: text, private: note },
         }),
       ),
     onSuccess: (result) => onSent(result.data),
@@ -70,7 +81,7 @@ export function Composer({
   };
   const onChange = (value: string) => {
     setBody(value);
-    if (!typing.current && value.trim()) {
+    if (!typing.current && value.trim() && !note) {
       typing.current = true;
       agentChannel.typing(conversationId, true);
     }
@@ -98,7 +109,26 @@ export function Composer({
     );
   }
   return (
-    <Paper p="sm" radius={0} style={borderTop}>
+    <Paper
+      p="sm"
+      radius={0}
+      style={borderTop}
+      bg={note ? 'var(--mantine-color-yellow-0)' : undefined}
+    >
+      <SegmentedControl
+        size="xs"
+        mb={6}
+        aria-label={t('inbox.composer.mode')}
+        value={mode}
+        onChange={(value) => {
+          if (value === 'note') stopTyping();
+          setMode(value === 'note' ? 'note' : 'reply');
+        }}
+        data={[
+          { value: 'reply', label: t('inbox.composer.modeReply') },
+          { value: 'note', label: t('inbox.composer.modeNote') },
+        ]}
+      />
       {send.error && (
         <Text c="red" size="sm" role="alert" mb={6}>
           {t('inbox.composer.error', { message: send.error.message })}
@@ -133,8 +163,8 @@ export function Composer({
       <Group align="flex-end" gap="sm" wrap="nowrap">
         <Textarea
           ref={textareaRef}
-          aria-label={t('inbox.composer.label')}
-          placeholder={t('inbox.composer.placeholder')}
+          aria-label={note ? t('inbox.composer.noteLabel') : t('inbox.composer.label')}
+          placeholder={note ? t('inbox.composer.notePlaceholder') : t('inbox.composer.placeholder')}
           autosize
           minRows={2}
           maxRows={8}
@@ -148,8 +178,9 @@ export function Composer({
           loading={send.isPending}
           disabled={!body.trim()}
           rightSection={<IconSend size={16} />}
+          color={note ? 'yellow' : undefined}
         >
-          {t('inbox.composer.send')}
+          {note ? t('inbox.composer.addNote') : t('inbox.composer.send')}
         </Button>
       </Group>
     </Paper>

@@ -313,8 +313,11 @@ function MessageBubble({
     <Stack gap={2} align={fromVisitor ? 'flex-start' : 'flex-end'}>
       <Text size="xs" c="dimmed">
         {author} · {shortTime(message.created_at)}
+        {message.private && ` · ${t('inbox.conversation.privateNote')}`}
       </Text>
-      <div className={fromVisitor ? classes.visitor : classes.agent}>
+      <div
+        className={fromVisitor ? classes.visitor : message.private ? classes.note : classes.agent}
+      >
         {message.body}
         {attachments.map((file, index) =>
           file.url ? (
@@ -324,7 +327,7 @@ function MessageBubble({
               target="_blank"
               rel="noreferrer"
               display="block"
-              c={fromVisitor ? undefined : 'white'}
+              c={fromVisitor || message.private ? undefined : 'white'}
               underline="always"
             >
               {t('inbox.conversation.attachment', { name: file.file_name ?? String(index + 1) })}
