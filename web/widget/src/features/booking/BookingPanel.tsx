@@ -124,7 +124,6 @@ export default function BookingPanel(props: { profile: VisitorProfile; conversat
               <input
                 type="radio"
                 name="slot"
-                class="sr-only"
                 checked={chosen === slot}
                 onChange={() => setChosen(slot)}
               />
