@@ -6,6 +6,7 @@ import { DATABASE_RUNTIME, type DatabaseRuntime } from '../database/database-run
 import { AgentsModule } from '../modules/agents/agents.module';
 import { ApiKeysModule } from '../modules/api-keys/api-keys.module';
 import { OrganizationsModule } from '../modules/organizations/organizations.module';
+import { RealtimeModule } from '../modules/realtime/realtime.module';
 import { SitesModule } from '../modules/sites/sites.module';
 
 /** The services the platform-administration commands use: no HTTP, no queue, no workers. */
@@ -22,6 +23,8 @@ export class CliModule {
         AgentsModule,
         SitesModule,
         ApiKeysModule,
+        // Team changes close sockets; without gateways attached that goes nowhere.
+        RealtimeModule,
       ],
       providers: [{ provide: DATABASE_RUNTIME, useValue: database }],
       exports: [DATABASE_RUNTIME],

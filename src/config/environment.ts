@@ -132,6 +132,93 @@ export class Environment {
   @IsBoolean()
   WORKERS_ENABLED = true;
 
+  /**
+   * Express `trust proxy`: whether (and which hops') `X-Forwarded-For` is believed for the client
+   * address. `false` (default): never; `true`; a hop count; or comma-separated addresses, CIDRs
+   * or the names `loopback`, `linklocal`, `uniquelocal`.
+   */
+  @Transform(emptyToUndefined)
+  @IsOptional()
+  @Matches(/^(true|false|\d+|[0-9A-Za-z.:/]+(\s*,\s*[0-9A-Za-z.:/]+)*)$/, {
+    message: 'must be true, false, a hop count or comma-separated addresses, CIDRs or names',
+  })
+  TRUST_PROXY = 'false';
+
+  /** Origins besides PUBLIC_URL's whose cookie-authenticated agent requests are accepted. */
+  @Transform(emptyToUndefined)
+  @IsOptional()
+  @Matches(/^https?:\/\/[^\s,/]+(\s*,\s*https?:\/\/[^\s,/]+)*$/, {
+    message: 'must be comma-separated origins such as https://dashboard.example.com',
+  })
+  DASHBOARD_ORIGINS?: string;
+
+  /** scrypt cost N of new password hashes (a power of two; OWASP's minimum is 2^17). */
+  @Transform(toInteger)
+  @IsInt()
+  @Min(1024)
+  @Max(1048576)
+  PASSWORD_SCRYPT_N = 131072;
+
+  /** Absolute lifetime of an agent session, however active, in days. */
+  @Transform(toInteger)
+  @IsInt()
+  @Min(1)
+  @Max(365)
+  SESSION_MAX_AGE_DAYS = 30;
+
+  /** Sign-ups per client address per hour. */
+  @Transform(toInteger)
+  @IsInt()
+  @Min(1)
+  SIGNUP_LIMIT_PER_HOUR = 10;
+
+  /** Widget API calls per client address and site per minute. */
+  @Transform(toInteger)
+  @IsInt()
+  @Min(1)
+  WIDGET_LIMIT_PER_MINUTE = 120;
+
+  /** Messages one visitor may send per minute (HTTP and socket together). */
+  @Transform(toInteger)
+  @IsInt()
+  @Min(1)
+  VISITOR_MESSAGE_LIMIT_PER_MINUTE = 20;
+
+  /** Trusted visitor logins per organization per minute. */
+  @Transform(toInteger)
+  @IsInt()
+  @Min(1)
+  TRUSTED_LOGIN_LIMIT_PER_MINUTE = 300;
+
+  /** Login-code mails per recipient per hour; a site may send 50 times as many. */
+  @Transform(toInteger)
+  @IsInt()
+  @Min(1)
+  OTP_MAIL_LIMIT_PER_HOUR = 5;
+
+  /** Socket events per connection: the token bucket's refill per second and its size. */
+  @Transform(toInteger)
+  @IsInt()
+  @Min(1)
+  SOCKET_EVENTS_PER_SECOND = 10;
+
+  @Transform(toInteger)
+  @IsInt()
+  @Min(1)
+  SOCKET_EVENT_BURST = 30;
+
+  /** Webhook endpoints one organization may have. */
+  @Transform(toInteger)
+  @IsInt()
+  @Min(1)
+  WEBHOOK_ENDPOINTS_MAX = 20;
+
+  /** Upcoming (pending or confirmed, not yet started) appointments one visitor may hold. */
+  @Transform(toInteger)
+  @IsInt()
+  @Min(1)
+  BOOKINGS_PER_VISITOR_MAX = 3;
+
   /** Largest accepted JSON request body. */
   @Transform(emptyToUndefined)
   @Matches(/^\d+(b|kb|mb)$/i, { message: 'must be a size such as 100kb or 1mb' })
@@ -153,6 +240,7 @@ const OPTIONAL_KEYS = [
   'SECRETS_KEY',
   'SMTP_URL',
   'APPOINTMENTS_NOW',
+  'DASHBOARD_ORIGINS',
 ];
 
 /** The name of every variable the service reads. */

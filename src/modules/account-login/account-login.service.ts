@@ -1,10 +1,13 @@
 import { InjectQueue } from '@nestjs/bullmq';
-import { Injectable, Logger } from '@nestjs/common';
+import { Inject, Injectable, Logger } from '@nestjs/common';
 import type { Queue } from 'bullmq';
 import { DataSource } from 'typeorm';
 import type { VisitorPrincipal } from '../../common/auth/auth.types';
 import { SecretBoxService } from '../../common/crypto/secret-box.service';
 import { AppError } from '../../common/errors/app-error';
+import { RATE_LIMIT_STORE, type RateLimitStore } from '../../common/rate-limit/rate-limit.store';
+import { rateLimited } from '../../common/rate-limit/rate-limited';
+import { AppConfig } from '../../config/app-config';
 import { type LoginCodeMailJob, QueueName } from '../../queue/queue-names';
 import {
   DataLookupService,
@@ -56,6 +59,8 @@ export class AccountLoginService {
     private readonly secrets: SecretBoxService,
     private readonly dataSource: DataSource,
     @InjectQueue(QueueName.LoginCodeMail) private readonly mailQueue: Queue<LoginCodeMailJob>,
+    private readonly config: AppConfig,
+    @Inject(RATE_LIMIT_STORE) private readonly limits: RateLimitStore,
   ) {}
 
   /**
@@ -252,6 +257,16 @@ export class AccountLoginService {
     identifier: string,
     account: OwnerAccount | undefined,
   ): Promise<void> {
+    // Per recipient (the identifier typed, so the answer is the same whether or not it names an
+    // account) and per site: OTP_MAIL_LIMIT_PER_HOUR, and 50 times that for the whole site.
+    const perHour = this.config.env.OTP_MAIL_LIMIT_PER_HOUR;
+    await rateLimited(
+      this.limits,
+      `otp-mail:to:${visitor.siteId}:${identifier.trim().toLowerCase()}`,
+      perHour,
+      HOUR_MS,
+    );
+    await rateLimited(this.limits, `otp-mail:site:${visitor.siteId}`, perHour * 50, HOUR_MS);
     const code = newCode();
     const salt = newSalt();
     const source = accountSource(lookup.settings.account);

@@ -49,8 +49,8 @@ export class WidgetSessionService implements OnModuleInit {
     return `${PREFIX}${payload}.${this.sign(payload).toString('base64url')}`;
   }
 
-  /** The session, or undefined for anything forged, malformed or expired. */
-  verify(token: string, now = Date.now()): WidgetSession | undefined {
+  /** The session and when it lapses, or undefined for anything forged, malformed or expired. */
+  verify(token: string, now = Date.now()): (WidgetSession & { expiresAt: Date }) | undefined {
     if (!token.startsWith(PREFIX)) return undefined;
     const [payload, signature, extra] = token.slice(PREFIX.length).split('.');
     if (!payload || !signature || extra !== undefined) return undefined;
@@ -63,7 +63,12 @@ export class WidgetSessionService implements OnModuleInit {
       const { v, s, o, t } = claims;
       if (typeof v !== 'string' || typeof s !== 'string' || typeof o !== 'string') return undefined;
       if (typeof t !== 'number' || now / 1000 - t > LIFETIME_SECONDS) return undefined;
-      return { visitorId: v, siteId: s, organizationId: o };
+      return {
+        visitorId: v,
+        siteId: s,
+        organizationId: o,
+        expiresAt: new Date((t + LIFETIME_SECONDS) * 1000),
+      };
     } catch {
       return undefined;
     }

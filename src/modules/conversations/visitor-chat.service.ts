@@ -1,7 +1,10 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
 import type { VisitorPrincipal } from '../../common/auth/auth.types';
 import { AppError } from '../../common/errors/app-error';
+import { RATE_LIMIT_STORE, type RateLimitStore } from '../../common/rate-limit/rate-limit.store';
+import { rateLimited } from '../../common/rate-limit/rate-limited';
+import { AppConfig } from '../../config/app-config';
 import type { MessageRow } from '../messages/messages.repository';
 import { MessagesService } from '../messages/messages.service';
 import { OutboxService } from '../outbox/outbox.service';
@@ -25,6 +28,8 @@ export class VisitorChatService {
     private readonly outbox: OutboxService,
     private readonly realtime: RealtimeService,
     private readonly dataSource: DataSource,
+    private readonly config: AppConfig,
+    @Inject(RATE_LIMIT_STORE) private readonly limits: RateLimitStore,
   ) {}
 
   /** The visitor's open conversation (`init`), made unstarted when there is none. */
@@ -44,12 +49,19 @@ export class VisitorChatService {
 
   /**
    * A visitor message. The first one starts the open conversation (`conversation.started`); after
-   * a close the visitor's next message opens a new conversation (DESIGN section 5).
+   * a close the visitor's next message opens a new conversation (DESIGN section 5). At most
+   * VISITOR_MESSAGE_LIMIT_PER_MINUTE per visitor, over HTTP and the socket together (429).
    */
   async send(
     visitor: VisitorPrincipal,
     body: string,
   ): Promise<{ conversationId: string; message: MessageRow }> {
+    await rateLimited(
+      this.limits,
+      `visitor-messages:${visitor.visitorId}`,
+      this.config.env.VISITOR_MESSAGE_LIMIT_PER_MINUTE,
+      60_000,
+    );
     const organizationId = visitor.organizationId;
     const result = await this.dataSource.transaction(async (manager) => {
       let open = await this.conversations.lockOpenFor(manager, organizationId, visitor.visitorId);

@@ -73,24 +73,37 @@ export class WebhooksRepository {
       secretPrefix: string;
       createdBy: string;
     },
-  ): Promise<EndpointRow> {
-    const rows = await sql<EndpointRow>(
-      this.dataSource,
-      `INSERT INTO webhook_endpoints (organization_id, url, description, events, is_active,
+    max: number,
+  ): Promise<EndpointRow | undefined> {
+    return this.dataSource.transaction(async (manager) => {
+      // One creation per organization at a time, so two at once cannot both pass the count.
+      await sql(manager, `SELECT pg_advisory_xact_lock(7008, hashint8($1::bigint))`, [
+        organizationId,
+      ]);
+      const [{ count }] = await sql<{ count: number }>(
+        manager,
+        `SELECT count(*)::int AS count FROM webhook_endpoints WHERE organization_id = $1`,
+        [organizationId],
+      );
+      if (count >= max) return undefined;
+      const rows = await sql<EndpointRow>(
+        manager,
+        `INSERT INTO webhook_endpoints (organization_id, url, description, events, is_active,
          secret_sealed, secret_prefix, created_by_user_id)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING ${ENDPOINT}`,
-      [
-        organizationId,
-        endpoint.url,
-        endpoint.description,
-        endpoint.events,
-        endpoint.isActive,
-        endpoint.secretSealed,
-        endpoint.secretPrefix,
-        endpoint.createdBy,
-      ],
-    );
-    return rows[0];
+        [
+          organizationId,
+          endpoint.url,
+          endpoint.description,
+          endpoint.events,
+          endpoint.isActive,
+          endpoint.secretSealed,
+          endpoint.secretPrefix,
+          endpoint.createdBy,
+        ],
+      );
+      return rows[0];
+    });
   }
 
   pageEndpoints(organizationId: string, page: { perPage: number; offset: number }) {

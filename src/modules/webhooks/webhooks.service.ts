@@ -28,15 +28,24 @@ export class WebhooksService {
   ): Promise<{ endpoint: EndpointRow; secret: string }> {
     this.checkUrl(input.url);
     const secret = `whsec_${randomBytes(24).toString('base64')}`;
-    const endpoint = await this.webhooks.insertEndpoint(organizationId, {
-      url: input.url,
-      description: input.description ?? null,
-      events: input.events,
-      isActive: input.is_active ?? true,
-      secretSealed: this.secrets.seal(secret),
-      secretPrefix: secret.slice(0, 10),
-      createdBy: userId,
-    });
+    const endpoint = await this.webhooks.insertEndpoint(
+      organizationId,
+      {
+        url: input.url,
+        description: input.description ?? null,
+        events: input.events,
+        isActive: input.is_active ?? true,
+        secretSealed: this.secrets.seal(secret),
+        secretPrefix: secret.slice(0, 10),
+        createdBy: userId,
+      },
+      this.config.env.WEBHOOK_ENDPOINTS_MAX,
+    );
+    if (!endpoint) {
+      throw AppError.conflict(
+        `This organization already has the maximum of ${this.config.env.WEBHOOK_ENDPOINTS_MAX} webhook endpoints; delete one first.`,
+      );
+    }
     return { endpoint, secret };
   }
 
