@@ -130,6 +130,21 @@ describeIfBrowser('the chat widget on a host page of another origin', () => {
         'close',
       ]);
 
+      // identify names the same visitor (the uid `ready` gave).
+      await page.evaluate(() =>
+        (globalThis as unknown as { SupportChat: (c: string, who: object) => void }).SupportChat(
+          'identify',
+          { name: 'Grace Hopper', email: 'grace@example.test' },
+        ),
+      );
+      const uid = (ready[1] as { visitor_uid: string }).visitor_uid;
+      await eventually(async () => {
+        const { rows } = await db.query('SELECT name, email FROM visitors WHERE visitor_uid = $1', [
+          uid,
+        ]);
+        return rows[0]?.name === 'Grace Hopper' && rows[0]?.email === 'grace@example.test';
+      });
+
       await page.evaluate(() =>
         (globalThis as unknown as { SupportChat: (c: string) => void }).SupportChat('shutdown'),
       );

@@ -1,4 +1,5 @@
 import { useEffect, useRef } from 'preact/hooks';
+import { Attachments } from '../../components/Attachments';
 import { MessageBody, type TableActions } from '../../components/MessageBody';
 import type { ChatState, Message } from '../../frame/chat-state';
 import { t } from '../../i18n';
@@ -41,7 +42,8 @@ export function MessageList(props: {
               <div class={`msg ${m.sender_type === 'visitor' ? 'mine' : 'theirs'}`}>
                 <span class="sr-only">{sender(m)}: </span>
                 <div class="bubble">
-                  <MessageBody body={m.body} actions={tableActions} />
+                  {m.body.trim() !== '' && <MessageBody body={m.body} actions={tableActions} />}
+                  <Attachments items={m.attachments} />
                 </div>
                 <span class="meta">
                   <time dateTime={m.created_at}>{time.format(new Date(m.created_at))}</time>
