@@ -401,6 +401,69 @@ describeIfBrowser('the chat widget on a host page of another origin', () => {
     }
   });
 
+  it('works by keyboard alone: Tab to the launcher, type and send with Enter, Escape closes and focus returns', async () => {
+    const org = await registerOrganization(app.url);
+    const agent = await connect(service, '/agent', org.token);
+    const host = await openHost(org);
+    try {
+      const { page } = host;
+      const launcher = page.getByRole('button', { name: 'Open chat' });
+      await launcher.waitFor({ timeout: 15_000 });
+      await page.keyboard.press('Tab');
+      await eventually(() =>
+        launcher.evaluate(
+          (el) => (el.getRootNode() as unknown as { activeElement: unknown }).activeElement === el,
+        ),
+      );
+      await page.keyboard.press('Enter');
+      const box = frameOf(page).getByRole('textbox', { name: 'Message' });
+      await eventually(() =>
+        box.evaluate((el) => el === (globalThis as unknown as Browser).document.activeElement),
+      );
+      await page.keyboard.type('Typed without a mouse.');
+      await page.keyboard.press('Enter');
+      await agent.next<ChatMessage>('message.created', (m) => m.body === 'Typed without a mouse.');
+      await page.keyboard.press('Escape');
+      await page.getByRole('button', { name: 'Open chat' }).waitFor();
+      expect(
+        await page
+          .getByRole('button', { name: 'Open chat' })
+          .evaluate(
+            (el) =>
+              (el.getRootNode() as unknown as { activeElement: unknown }).activeElement === el,
+          ),
+      ).toBe(true);
+    } finally {
+      agent.close();
+      await host.close();
+    }
+  });
+
+  it('speaks the language of the tag, Arabic right to left', async () => {
+    const org = await registerOrganization(app.url);
+    const page = hostPage(service, org.site.widget_key).replace(
+      'data-widget-key=',
+      'data-locale="ar" data-widget-key=',
+    );
+    const site = await startHostSite({ '/': page });
+    const tab = await browser.newPage();
+    try {
+      await tab.goto(site.url);
+      // The launcher takes the frame's names once the frame is ready.
+      const launcher = tab.getByRole('button', { name: 'افتح الدردشة' });
+      await launcher.waitFor({ timeout: 15_000 });
+      await launcher.click();
+      const frame = frameOf(tab);
+      await frame.getByRole('textbox', { name: 'الرسالة' }).waitFor({ timeout: 15_000 });
+      expect(await frame.locator('html').getAttribute('dir')).toBe('rtl');
+      expect(await frame.locator('html').getAttribute('lang')).toBe('ar');
+      await frame.getByRole('button', { name: 'إرسال' }).waitFor();
+    } finally {
+      await tab.close();
+      await site.close();
+    }
+  });
+
   it('fills the screen on a phone', async () => {
     const org = await registerOrganization(app.url);
     const phone = await launchBrowser({ viewport: { width: 390, height: 844 }, isMobile: true });
