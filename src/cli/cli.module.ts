@@ -1,5 +1,6 @@
 import { type DynamicModule, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { CryptoModule } from '../common/crypto/crypto.module';
 import { AppConfigModule } from '../config/config.module';
 import { dataSourceOptions } from '../database/data-source-options';
 import { DATABASE_RUNTIME, type DatabaseRuntime } from '../database/database-runtime';
@@ -18,6 +19,7 @@ export class CliModule {
       global: true,
       imports: [
         AppConfigModule,
+        CryptoModule,
         TypeOrmModule.forRoot(dataSourceOptions(database.url, { extra: { max: 2 } })),
         OrganizationsModule,
         AgentsModule,

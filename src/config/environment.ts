@@ -27,6 +27,13 @@ const toInteger = ({ value }: { value: unknown }): unknown =>
 const emptyToUndefined = ({ value }: { value: unknown }): unknown =>
   typeof value === 'string' && value.trim() === '' ? undefined : value;
 
+const KEY_TEXT = '(?:[0-9a-fA-F]{64}|[A-Za-z0-9+/]{43}=)';
+const KEY = new RegExp(`^${KEY_TEXT}$`);
+const KEY_LIST = new RegExp(`^${KEY_TEXT}(\\s*,\\s*${KEY_TEXT})*$`);
+const ALLOWED_ENTRY =
+  '(?:[0-9a-fA-F:.]+|\\[[0-9a-fA-F:.]+\\](?::\\d+)?|[A-Za-z0-9_.-]+(?::\\d+)?|[0-9a-fA-F:.]+/\\d+)';
+const ALLOWED_HOSTS = new RegExp(`^(\\s*${ALLOWED_ENTRY}\\s*(,\\s*${ALLOWED_ENTRY}\\s*)*)?$`);
+
 export const PLANS = ['free', 'pro', 'business'] as const;
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
@@ -100,13 +107,34 @@ export class Environment {
   })
   WEBHOOK_RETRY_SCHEDULE_MS?: string;
 
-  /** 32 bytes (64 hex or base64) sealing stored secrets; unset: a key generated into the database. */
+  /**
+   * 32 bytes (64 hex or base64) sealing stored secrets and deriving the widget session key;
+   * required in production; unset elsewhere: a key generated into DATA_DIR on first start.
+   */
   @Transform(emptyToUndefined)
   @IsOptional()
-  @Matches(/^([0-9a-fA-F]{64}|[A-Za-z0-9+/]{43}=)$/, {
-    message: 'must be 32 bytes as 64 hex characters or base64',
-  })
+  @Matches(KEY, { message: 'must be 32 bytes as 64 hex characters or base64' })
   SECRETS_KEY?: string;
+
+  /** Keys being rotated away from (comma-separated): values sealed under them still open. */
+  @Transform(emptyToUndefined)
+  @IsOptional()
+  @Matches(KEY_LIST, { message: 'must be comma-separated keys of 32 bytes (hex or base64)' })
+  SECRETS_KEY_PREVIOUS?: string;
+
+  /** `production` requires SECRETS_KEY and keeps login codes out of the log. */
+  @Transform(emptyToUndefined)
+  @IsOptional()
+  @IsString()
+  NODE_ENV?: string;
+
+  /**
+   * Owner-database targets data lookup may reach although loopback, private or the service's own
+   * database: comma-separated `host`, `host:port` or CIDR entries (the own database needs a
+   * `host:port` entry).
+   */
+  @Matches(ALLOWED_HOSTS, { message: 'must be comma-separated host, host:port or CIDR entries' })
+  DATA_LOOKUP_ALLOWED_HOSTS = '';
 
   @Transform(emptyToUndefined)
   @IsOptional()
@@ -223,6 +251,12 @@ export class Environment {
   @Transform(emptyToUndefined)
   @Matches(/^\d+(b|kb|mb)$/i, { message: 'must be a size such as 100kb or 1mb' })
   BODY_LIMIT = '1mb';
+
+  /** Largest accepted attachment upload, in bytes (larger is a 413). */
+  @Transform(toInteger)
+  @IsInt()
+  @Min(1)
+  ATTACHMENT_MAX_BYTES = 10 * 1024 * 1024;
 }
 
 export class EnvironmentError extends Error {
@@ -238,6 +272,8 @@ const OPTIONAL_KEYS = [
   'PUBLIC_URL',
   'WEBHOOK_RETRY_SCHEDULE_MS',
   'SECRETS_KEY',
+  'SECRETS_KEY_PREVIOUS',
+  'NODE_ENV',
   'SMTP_URL',
   'APPOINTMENTS_NOW',
   'DASHBOARD_ORIGINS',
@@ -264,9 +300,15 @@ export function loadEnvironment(source: Record<string, unknown> = process.env): 
         const texts = Object.values(error.constraints ?? {}).map((text) =>
           text.replace(error.property, '').trim(),
         );
-        return `${error.property}=${JSON.stringify(error.value)}: ${texts.join('; ')}`;
+        // The value is never shown: it may hold a password (DATABASE_URL) or a key.
+        return `${error.property}=(value not shown): ${texts.join('; ')}`;
       }),
     );
+  }
+  if (env.NODE_ENV === 'production' && !env.SECRETS_KEY) {
+    throw new EnvironmentError([
+      'SECRETS_KEY=(unset): is required when NODE_ENV=production (32 bytes, hex or base64)',
+    ]);
   }
   return env;
 }

@@ -19,6 +19,20 @@ export interface AppProcess {
 }
 
 /**
+ * What the suites' apps may reach by data lookup: the owner databases the tests run are local
+ * (loopback), some on the test PostgreSQL server that also holds the app's own database, which
+ * needs its `host:port` named. A suite checking the target policy passes its own value.
+ */
+export function localOwnerDatabases(databaseUrl: string | undefined): string {
+  const entries = ['127.0.0.0/8', '::1', 'localhost'];
+  if (databaseUrl) {
+    const own = new URL(databaseUrl);
+    entries.push(`${own.hostname}:${own.port || 5432}`);
+  }
+  return entries.join(',');
+}
+
+/**
  * What every test app starts with unless the test says otherwise: suites register, log in, send
  * and book far more than one person would, all from 127.0.0.1 (the validating proxy), so the
  * throttles are set out of reach, and scrypt runs at a test cost (2^14, not the OWASP 2^17 that
@@ -55,6 +69,7 @@ export async function startApp(env: Record<string, string | undefined>): Promise
         HOST: '127.0.0.1',
         LOG_LEVEL: 'info',
         WEBHOOK_ALLOW_INSECURE: 'true',
+        DATA_LOOKUP_ALLOWED_HOSTS: localOwnerDatabases(env.DATABASE_URL),
         ...LOOSE_LIMITS,
         ...env,
       },

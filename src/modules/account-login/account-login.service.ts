@@ -155,13 +155,18 @@ export class AccountLoginService {
         return { reply: REPLIES.noCode };
       }
       if (code.account_key === null || !codeMatches(code.code_salt, code.code_hash, otp)) {
-        const tries = await this.repository.recordWrongTry(manager, code.id, MAX_WRONG_TRIES);
+        const tries = await this.repository.recordWrongTry(
+          manager,
+          visitor.organizationId,
+          code.id,
+          MAX_WRONG_TRIES,
+        );
         return {
           reply:
             tries >= MAX_WRONG_TRIES ? REPLIES.burned : REPLIES.wrongCode(MAX_WRONG_TRIES - tries),
         };
       }
-      await this.repository.markUsed(manager, code.id);
+      await this.repository.markUsed(manager, visitor.organizationId, code.id);
       return { code: { accountKey: code.account_key, identifier: code.identifier } };
     });
     if (!outcome.code) {
@@ -180,7 +185,7 @@ export class AccountLoginService {
   async logout(visitor: VisitorPrincipal) {
     await this.dataSource.transaction(async (manager) => {
       await this.repository.deleteLogin(manager, visitor.organizationId, visitor.visitorId);
-      await this.repository.burnCodes(manager, visitor.visitorId);
+      await this.repository.burnCodes(manager, visitor.organizationId, visitor.visitorId);
     });
     return { success: true, visitor_profile: await this.profile(visitor) };
   }
@@ -207,7 +212,7 @@ export class AccountLoginService {
         method,
         lifetimeSeconds: LOGIN_LIFETIME_SECONDS,
       });
-      await this.repository.burnCodes(manager, visitor.visitorId);
+      await this.repository.burnCodes(manager, visitor.organizationId, visitor.visitorId);
       const name = current.name ? undefined : (account.name ?? undefined);
       const email = current.email ? undefined : (account.email ?? undefined);
       if (name !== undefined || email !== undefined) {
@@ -298,7 +303,7 @@ export class AccountLoginService {
           mailTo = null;
         }
       }
-      await this.repository.burnCodes(manager, visitor.visitorId);
+      await this.repository.burnCodes(manager, visitor.organizationId, visitor.visitorId);
       const row = await this.repository.insertCode(manager, visitor.organizationId, {
         siteId: visitor.siteId,
         visitor_id: visitor.visitorId,

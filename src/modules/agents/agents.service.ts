@@ -4,6 +4,7 @@ import type { AgentPrincipal, Role } from '../../common/auth/auth.types';
 import { hashPassword, needsRehash } from '../../common/crypto/secrets';
 import { AppError } from '../../common/errors/app-error';
 import { AppConfig } from '../../config/app-config';
+import { OutboxService } from '../outbox/outbox.service';
 import { RealtimeService } from '../realtime/realtime.service';
 import { AgentsRepository, type UserRow } from './agents.repository';
 
@@ -21,6 +22,7 @@ export class AgentsService {
     private readonly dataSource: DataSource,
     private readonly config: AppConfig,
     private readonly realtime: RealtimeService,
+    private readonly outbox: OutboxService,
   ) {}
 
   private get passwordCost(): number {
@@ -181,10 +183,35 @@ export class AgentsService {
     this.realtime.disconnectAgent(userId);
   }
 
-  /** Presence (`online`, `away`, `offline`) with `last_seen_at`; also set by the agent socket. */
+  /**
+   * Presence (`online`, `away`, `offline`) with `last_seen_at`; also set by the agent socket.
+   * When the agent goes online or stops being online, the organization's widgets hear whether
+   * anyone is still online (`agents.availability`), read after the change committed.
+   */
   async setPresence(organizationId: string, userId: string, status: 'online' | 'away' | 'offline') {
-    const presence = await this.agents.setPresence(organizationId, userId, status);
+    const presence = await this.dataSource.transaction(async (manager) => {
+      const row = await this.agents.setPresence(organizationId, userId, status, manager);
+      if (row && row.status === 'online' && row.previous !== 'online') {
+        // Internal (no webhook): automatic assignment offers the waiting chats again.
+        await this.outbox.publish(manager, {
+          type: 'agent.online',
+          organizationId,
+          payload: { organization_id: Number(organizationId), agent_id: Number(userId) },
+        });
+      }
+      return row;
+    });
     if (!presence) throw AppError.notFound();
+    if ((presence.previous === 'online') !== (status === 'online')) {
+      this.realtime.toOrganizationWidgets(organizationId, 'agents.availability', {
+        agents_online: await this.agents.anyOnline(organizationId),
+      });
+    }
     return presence;
+  }
+
+  /** Whether any agent of the organization is online now. */
+  anyOnline(organizationId: string): Promise<boolean> {
+    return this.agents.anyOnline(organizationId);
   }
 }

@@ -106,6 +106,7 @@ export class ConversationsRepository {
    */
   async recordAgentReply(
     manager: EntityManager,
+    organizationId: string,
     conversation: ConversationRow,
     agentId: string,
   ): Promise<ConversationRow> {
@@ -114,24 +115,26 @@ export class ConversationsRepository {
       `UPDATE conversations SET
          status = CASE WHEN status IN ('waiting', 'missed') THEN 'active' ELSE status END,
          assigned_agent_id = COALESCE(assigned_agent_id, $2),
+         first_response_at = COALESCE(first_response_at, now()),
          last_message_at = now(), updated_at = now()
-       WHERE id = $1
+       WHERE organization_id = $3 AND id = $1
        RETURNING status, assigned_agent_id`,
-      [conversation.id, agentId],
+      [conversation.id, agentId, organizationId],
     );
     return { ...conversation, ...row };
   }
 
   async close(
     manager: EntityManager,
+    organizationId: string,
     conversationId: string,
     userId: string | null,
   ): Promise<Date> {
     const rows = await sql<{ closed_at: Date }>(
       manager,
       `UPDATE conversations SET status = 'closed', closed_at = now(), closed_by_user_id = $2, updated_at = now()
-       WHERE id = $1 RETURNING closed_at`,
-      [conversationId, userId],
+       WHERE organization_id = $3 AND id = $1 RETURNING closed_at`,
+      [conversationId, userId, organizationId],
     );
     return rows[0].closed_at;
   }
@@ -178,21 +181,30 @@ export class ConversationsRepository {
   }
 
   /** The first message starts the conversation: listed from now on, waiting for an agent. */
-  async start(manager: EntityManager, conversationId: string): Promise<Date> {
+  async start(
+    manager: EntityManager,
+    organizationId: string,
+    conversationId: string,
+  ): Promise<Date> {
     const rows = await sql<{ started_at: Date }>(
       manager,
       `UPDATE conversations SET started_at = now(), status = 'waiting', last_message_at = now(),
-         updated_at = now() WHERE id = $1 RETURNING started_at`,
-      [conversationId],
+         updated_at = now() WHERE organization_id = $2 AND id = $1 RETURNING started_at`,
+      [conversationId, organizationId],
     );
     return rows[0].started_at;
   }
 
-  async recordVisitorMessage(manager: EntityManager, conversationId: string): Promise<void> {
+  async recordVisitorMessage(
+    manager: EntityManager,
+    organizationId: string,
+    conversationId: string,
+  ): Promise<void> {
     await sql(
       manager,
-      `UPDATE conversations SET last_message_at = now(), updated_at = now() WHERE id = $1`,
-      [conversationId],
+      `UPDATE conversations SET last_message_at = now(), updated_at = now()
+       WHERE organization_id = $2 AND id = $1`,
+      [conversationId, organizationId],
     );
   }
 
@@ -217,6 +229,7 @@ export class ConversationsRepository {
   /** Assigns the chat; a waiting or missed chat becomes active (DESIGN section 5). */
   async assign(
     manager: EntityManager,
+    organizationId: string,
     conversationId: string,
     agentId: string,
   ): Promise<ConversationStatus> {
@@ -225,8 +238,8 @@ export class ConversationsRepository {
       `UPDATE conversations SET
          status = CASE WHEN status IN ('waiting', 'missed') THEN 'active' ELSE status END,
          assigned_agent_id = $2, updated_at = now()
-       WHERE id = $1 RETURNING status`,
-      [conversationId, agentId],
+       WHERE organization_id = $3 AND id = $1 RETURNING status`,
+      [conversationId, agentId, organizationId],
     );
     return rows[0].status;
   }
@@ -239,7 +252,7 @@ export class ConversationsRepository {
   ): Promise<{ site_id: string; visitor_id: string } | undefined> {
     const rows = await sql<{ site_id: string; visitor_id: string }>(
       manager,
-      `UPDATE conversations SET status = 'missed', updated_at = now()
+      `UPDATE conversations SET status = 'missed', missed_at = now(), updated_at = now()
        WHERE organization_id = $1 AND id = $2 AND status = 'waiting' RETURNING site_id, visitor_id`,
       [organizationId, conversationId],
     );
@@ -260,7 +273,8 @@ export class ConversationsRepository {
     const rows = await sql<{ position: string }>(
       this.dataSource,
       `UPDATE conversations SET ${column} = GREATEST(coalesce(${column}, 0), LEAST($3::bigint,
-         (SELECT coalesce(max(id), 0) FROM messages WHERE conversation_id = $2)))
+         (SELECT coalesce(max(id), 0) FROM messages WHERE conversation_id = $2
+          ${reader === 'visitor' ? 'AND NOT private' : ''})))
        WHERE organization_id = $1 AND id = $2 AND started_at IS NOT NULL
        RETURNING ${column} AS position`,
       [organizationId, conversationId, messageId],
@@ -270,6 +284,7 @@ export class ConversationsRepository {
 
   async review(
     manager: EntityManager,
+    organizationId: string,
     conversationId: string,
     rating: number,
     comment: string | null,
@@ -277,8 +292,8 @@ export class ConversationsRepository {
     await sql(
       manager,
       `UPDATE conversations SET rating = $2, review_comment = $3, reviewed_at = now(), updated_at = now()
-       WHERE id = $1`,
-      [conversationId, rating, comment],
+       WHERE organization_id = $4 AND id = $1`,
+      [conversationId, rating, comment, organizationId],
     );
   }
 }

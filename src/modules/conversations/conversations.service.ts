@@ -3,6 +3,7 @@ import { DataSource, type EntityManager } from 'typeorm';
 import { AppError } from '../../common/errors/app-error';
 import type { UserRow } from '../agents/agents.repository';
 import { AgentsService } from '../agents/agents.service';
+import type { Uploader } from '../attachments/attachments.service';
 import { MessagesService } from '../messages/messages.service';
 import type { MessageRow } from '../messages/messages.repository';
 import { OutboxService } from '../outbox/outbox.service';
@@ -15,6 +16,15 @@ import {
   type ConversationRow,
   ConversationsRepository,
 } from './conversations.repository';
+
+/** What an agent sends: text and/or attachments the uploader holds, as a reply or a private note. */
+export interface ReplyContent {
+  body?: string;
+  attachmentIds?: number[];
+  /** Who uploaded the attachments (the agent, or the API key for the public API). */
+  uploader: Uploader;
+  private?: boolean;
+}
 
 /** Who performs a write: an agent resolved from `agent_user_id` or the API key's creator. */
 export interface Actor {
@@ -63,20 +73,31 @@ export class ConversationsService {
     return this.messages.page(organizationId, conversationId, page);
   }
 
-  /** An agent's reply: stored, the chat becomes active, `message.sent` is emitted, all at once. */
-  async reply(actor: Actor, conversationId: string, body: string) {
+  /**
+   * An agent's reply: stored, the chat becomes active, `message.sent` is emitted, all at once.
+   * A private note (`content.private`) is only stored and shown to the organization's agents: no
+   * event, no status or first-response change, never pushed to the visitor; closed chats take
+   * notes too.
+   */
+  async reply(actor: Actor, conversationId: string, content: ReplyContent) {
+    const note = content.private === true;
     const { message, conversation, wasWaiting } = await this.asAgent(
       actor,
       conversationId,
       async (manager, conversation, agent) => {
-        if (conversation.status === 'closed')
+        if (conversation.status === 'closed' && !note)
           throw AppError.conflict('The conversation is closed.');
         const message = await this.messages.create(manager, actor.organizationId, {
           conversationId,
           senderType: 'agent',
           senderId: agent.id,
-          body,
+          body: content.body ?? '',
+          private: note,
+          attachments: content.attachmentIds?.length
+            ? { uploader: content.uploader, ids: content.attachmentIds }
+            : undefined,
         });
+        if (note) return { message, conversation, wasWaiting: false };
         await this.outbox.publish(manager, {
           type: 'message.sent',
           organizationId: actor.organizationId,
@@ -89,14 +110,24 @@ export class ConversationsService {
               body: message.body,
               type: message.type,
               sender_id: Number(agent.id),
+              attachments: message.attachments,
             },
           },
         });
         // Last: it may lock counter rows every first reply of the organization updates.
-        const after = await this.conversations.recordAgentReply(manager, conversation, agent.id);
+        const after = await this.conversations.recordAgentReply(
+          manager,
+          actor.organizationId,
+          conversation,
+          agent.id,
+        );
         return { message, conversation: after, wasWaiting: conversation.status === 'waiting' };
       },
     );
+    if (note) {
+      this.realtime.toOrganization(actor.organizationId, 'message.created', messagePush(message));
+      return message;
+    }
     // Only a waiting chat has a timer to stop (an active one's was stopped by its first answer).
     if (wasWaiting) await this.missedChats.cancel(conversationId);
     const push = this.pushTarget(actor.organizationId, conversation);
@@ -123,7 +154,12 @@ export class ConversationsService {
             changed: false,
           };
         }
-        const closedAt = await this.conversations.close(manager, conversationId, agent.id);
+        const closedAt = await this.conversations.close(
+          manager,
+          actor.organizationId,
+          conversationId,
+          agent.id,
+        );
         await this.outbox.publish(manager, {
           type: 'chat.closed',
           organizationId: actor.organizationId,
@@ -182,7 +218,7 @@ export class ConversationsService {
         );
       }
       if (row.status === 'closed') throw AppError.conflict('The conversation is closed.');
-      await this.conversations.assign(manager, conversationId, assignee.id);
+      await this.conversations.assign(manager, actor.organizationId, conversationId, assignee.id);
       if (row.assigned_agent_id !== assignee.id) {
         // An internal event (not one of the eleven webhook events): the change is on record.
         await this.outbox.publish(manager, {
@@ -219,6 +255,16 @@ export class ConversationsService {
   ): Promise<MessageRow[]> {
     if (conversationId !== undefined) await this.get(organizationId, conversationId);
     return this.messages.after(organizationId, { conversationId }, afterId, CATCH_UP_LIMIT);
+  }
+
+  /** The messages just before `beforeId` (scrolling back), oldest first. */
+  async messagesBefore(
+    organizationId: string,
+    conversationId: string,
+    beforeId: string,
+  ): Promise<MessageRow[]> {
+    await this.get(organizationId, conversationId);
+    return this.messages.before(organizationId, conversationId, beforeId, CATCH_UP_LIMIT);
   }
 
   /** The agents have read up to `messageId`; the visitor hears it. */

@@ -48,13 +48,13 @@ export class VisitorChatService {
   }
 
   /**
-   * A visitor message. The first one starts the open conversation (`conversation.started`); after
+   * A visitor message (text and/or attachments the visitor uploaded). The first one starts the open conversation (`conversation.started`); after
    * a close the visitor's next message opens a new conversation (DESIGN section 5). At most
    * VISITOR_MESSAGE_LIMIT_PER_MINUTE per visitor, over HTTP and the socket together (429).
    */
   async send(
     visitor: VisitorPrincipal,
-    body: string,
+    content: { body?: string; attachmentIds?: number[] },
   ): Promise<{ conversationId: string; message: MessageRow }> {
     await rateLimited(
       this.limits,
@@ -72,7 +72,7 @@ export class VisitorChatService {
       }
       const started = !open.started_at;
       if (started) {
-        await this.conversations.start(manager, open.id);
+        await this.conversations.start(manager, organizationId, open.id);
         const conversation = await this.conversations.find(organizationId, open.id, manager);
         if (!conversation) throw new Error('a started conversation is not visible');
         await this.outbox.publish(manager, {
@@ -95,13 +95,16 @@ export class VisitorChatService {
           },
         });
       } else {
-        await this.conversations.recordVisitorMessage(manager, open.id);
+        await this.conversations.recordVisitorMessage(manager, organizationId, open.id);
       }
       const message = await this.messages.create(manager, organizationId, {
         conversationId: open.id,
         senderType: 'visitor',
         senderId: null,
-        body,
+        body: content.body ?? '',
+        attachments: content.attachmentIds?.length
+          ? { uploader: { type: 'visitor', id: visitor.visitorId }, ids: content.attachmentIds }
+          : undefined,
       });
       await this.outbox.publish(manager, {
         type: 'message.received',
@@ -110,7 +113,12 @@ export class VisitorChatService {
           organization_id: Number(organizationId),
           conversation_id: Number(open.id),
           site_id: Number(open.site_id),
-          message: { id: Number(message.id), body: message.body, type: message.type },
+          message: {
+            id: Number(message.id),
+            body: message.body,
+            type: message.type,
+            attachments: message.attachments,
+          },
         },
       });
       return { conversationId: open.id, message, started, status: open.status };
@@ -191,6 +199,11 @@ export class VisitorChatService {
     );
   }
 
+  /** Agent and bot messages the visitor has not read yet (past its read position). */
+  unread(visitor: VisitorPrincipal): Promise<number> {
+    return this.messages.unreadForVisitor(visitor.organizationId, visitor.visitorId);
+  }
+
   /**
    * The visitor ends the chat: the open, started conversation closes (`chat.closed`, `closed_by`
    * null). Ending again answers the closed conversation as it is; 404 before any chat.
@@ -206,7 +219,7 @@ export class VisitorChatService {
         if (!latest?.closed_at) throw AppError.notFound();
         return { id: latest.id, status: latest.status, closedAt: latest.closed_at, closed: false };
       }
-      const closedAt = await this.conversations.close(manager, open.id, null);
+      const closedAt = await this.conversations.close(manager, organizationId, open.id, null);
       await this.outbox.publish(manager, {
         type: 'chat.closed',
         organizationId,
@@ -251,7 +264,13 @@ export class VisitorChatService {
         throw AppError.conflict('This conversation has already been reviewed.');
       }
       const comment = input.comment ?? null;
-      await this.conversations.review(manager, conversation.id, input.rating, comment);
+      await this.conversations.review(
+        manager,
+        organizationId,
+        conversation.id,
+        input.rating,
+        comment,
+      );
       await this.outbox.publish(manager, {
         type: 'review.submitted',
         organizationId,

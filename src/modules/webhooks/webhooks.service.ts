@@ -109,13 +109,13 @@ export class WebhooksService {
   ) {
     await this.get(organizationId, endpointId);
     const { rows, total } = await this.webhooks.pageDeliveries(organizationId, endpointId, page);
-    return { rows: await this.withAttempts(rows), total };
+    return { rows: await this.withAttempts(organizationId, rows), total };
   }
 
   async delivery(organizationId: string, endpointId: string, deliveryId: string) {
     const row = await this.webhooks.findDelivery(organizationId, endpointId, deliveryId);
     if (!row) throw AppError.notFound();
-    return (await this.withAttempts([row]))[0];
+    return (await this.withAttempts(organizationId, [row]))[0];
   }
 
   /**
@@ -133,8 +133,11 @@ export class WebhooksService {
     return this.delivery(organizationId, endpointId, deliveryId);
   }
 
-  private async withAttempts(rows: DeliveryRow[]) {
-    const attempts = await this.webhooks.attemptsOf(rows.map((row) => row.id));
+  private async withAttempts(organizationId: string, rows: DeliveryRow[]) {
+    const attempts = await this.webhooks.attemptsOf(
+      organizationId,
+      rows.map((row) => row.id),
+    );
     return rows.map((row) => ({
       row,
       attempts: attempts.filter((attempt) => attempt.delivery_id === row.id),

@@ -100,6 +100,26 @@ export interface paths {
         patch: operations["AgentAppointments_update"];
         trace?: never;
     };
+    "/api/agent/attachments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Upload a file the agent then sends in a reply or note
+         * @description Up to ATTACHMENT_MAX_BYTES (default 10 MiB; larger is a 413). Accepted: PNG, JPEG, GIF and WebP images (checked against their leading bytes), PDF, Word, Excel, PowerPoint, OpenDocument, ZIP, plain text and CSV; anything else is a 422. The answer carries the attachment `id` to send in a message's `attachment_ids` (only the uploader may send it) and its download `url`.
+         */
+        post: operations["AttachmentUploads_agent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/agent/auth/login": {
         parameters: {
             query?: never;
@@ -185,6 +205,42 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/agent/canned-responses": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List the organization's canned responses by shortcut */
+        get: operations["CannedResponses_list"];
+        put?: never;
+        /** Create a canned response (the shortcut is unique per organization) */
+        post: operations["CannedResponses_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/agent/canned-responses/{canned_response}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Delete a canned response */
+        delete: operations["CannedResponses_remove"];
+        options?: never;
+        head?: never;
+        /** Change a canned response's shortcut or body */
+        patch: operations["CannedResponses_update"];
+        trace?: never;
+    };
     "/api/agent/conversations": {
         parameters: {
             query?: never;
@@ -192,7 +248,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List conversations, newest first */
+        /**
+         * List conversations for the inbox views
+         * @description Mine (`assigned_agent_id=me`), Unassigned (`assigned_agent_id=none`), Missed or Closed (`status`), by site or label; newest first or by latest activity (`sort=activity`). Each item carries its labels, the last message and the unread count.
+         */
         get: operations["AgentConversations_list"];
         put?: never;
         post?: never;
@@ -256,6 +315,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/agent/conversations/{conversation}/labels": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Replace a conversation's labels with the given ones */
+        put: operations["Labels_setOnConversation"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/agent/conversations/{conversation}/messages": {
         parameters: {
             query?: never;
@@ -263,10 +339,13 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** A conversation's messages after an id, oldest first (at most 200) */
+        /** A conversation's messages after (or before) an id, oldest first (at most 200) */
         get: operations["AgentConversations_conversationMessages"];
         put?: never;
-        /** Reply as the logged-in agent (a waiting or missed chat becomes active) */
+        /**
+         * Reply as the logged-in agent (a waiting or missed chat becomes active)
+         * @description With `private: true` the message is a private note: shown to agents only (the inbox, the agent socket and the public API, marked `private`), never to the visitor; it emits no `message.sent`, changes neither the status nor the first response, and may be added to a closed conversation. `attachment_ids` are files the caller uploaded with `POST /api/agent/attachments`.
+         */
         post: operations["AgentConversations_reply"];
         delete?: never;
         options?: never;
@@ -289,6 +368,42 @@ export interface paths {
         options?: never;
         head?: never;
         patch?: never;
+        trace?: never;
+    };
+    "/api/agent/labels": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List the organization's labels by name */
+        get: operations["Labels_list"];
+        put?: never;
+        /** Create a label (names are unique per organization, any case) */
+        post: operations["Labels_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/agent/labels/{label}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Delete a label (it disappears from every conversation) */
+        delete: operations["Labels_remove"];
+        options?: never;
+        head?: never;
+        /** Rename a label or change its color */
+        patch: operations["Labels_update"];
         trace?: never;
     };
     "/api/agent/me": {
@@ -328,6 +443,24 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/agent/organization": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The caller's organization: name, plan and automatic assignment */
+        get: operations["OrganizationSettings_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /** Rename the organization or change its automatic assignment */
+        patch: operations["OrganizationSettings_update"];
+        trace?: never;
+    };
     "/api/agent/presence": {
         parameters: {
             query?: never;
@@ -346,6 +479,128 @@ export interface paths {
          * @description Connecting the `/agent` socket sets `online`, its last disconnect `offline`.
          */
         patch: operations["Presence_set"];
+        trace?: never;
+    };
+    "/api/agent/reports/conversations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Conversations per day and the missed-chat rate, in total, per agent and per site */
+        get: operations["Reports_conversations"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/agent/reports/conversations.csv": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Conversations per day as CSV (date, conversations, missed) */
+        get: operations["Reports_conversationsCsv"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/agent/reports/csat": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Visitor ratings (CSAT): average and distribution, in total, per agent and per site */
+        get: operations["Reports_csat"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/agent/reports/csat.csv": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Visitor ratings as CSV: the whole range, each agent, each site */
+        get: operations["Reports_csatCsv"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/agent/reports/response-times": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** First response and resolution times (median and p90), in total, per agent and per site */
+        get: operations["Reports_responseTimes"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/agent/reports/response-times.csv": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Volumes and response times as CSV: the whole range, each agent, each site */
+        get: operations["Reports_responseTimesCsv"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/agent/search": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Search the organization's messages, visitors or tickets
+         * @description Messages by full text (PostgreSQL text search, every word as a prefix), visitors by name, email or phone, tickets by number or subject; newest first. Each hit links to its conversation, ticket or visitor.
+         */
+        get: operations["Search_find"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/api/agent/sites": {
@@ -552,6 +807,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/agent/visitors/{visitor}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The visitor panel: profile, custom fields, current page, account login, history
+         * @description Earlier conversations, tickets and appointments of the visitor (newest first, at most 50 each).
+         */
+        get: operations["VisitorPanel_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/agent/webhooks": {
         parameters: {
             query?: never;
@@ -640,6 +915,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/attachments/{token}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Download an attachment
+         * @description Needs no credentials: the address itself is unguessable. Served with its stored type, `nosniff`, a sandboxing Content-Security-Policy and a year of private caching.
+         */
+        get: operations["AttachmentDownloads_download"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/agents": {
         parameters: {
             query?: never;
@@ -668,6 +963,26 @@ export interface paths {
         get: operations["PublicAgents_get"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/attachments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Upload a file to send in a message of this API key
+         * @description Up to ATTACHMENT_MAX_BYTES (default 10 MiB; larger is a 413). Accepted: PNG, JPEG, GIF and WebP images (checked against their leading bytes), PDF, Word, Excel, PowerPoint, OpenDocument, ZIP, plain text and CSV; anything else is a 422. The answer carries the attachment `id` to send in a message's `attachment_ids` (only the uploader may send it) and its download `url`. With `Idempotency-Key`, the same file again replays the first answer.
+         */
+        post: operations["AttachmentUploads_publicApi"];
         delete?: never;
         options?: never;
         head?: never;
@@ -732,10 +1047,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** A conversation's messages, newest first */
+        /**
+         * A conversation's messages, newest first
+         * @description Agents' private notes are included, marked `private: true`.
+         */
         get: operations["PublicConversations_messages"];
         put?: never;
-        /** Send an agent reply into the conversation */
+        /**
+         * Send an agent reply into the conversation
+         * @description `attachment_ids` are files this API key uploaded with `POST /api/v1/attachments`; with attachments the body may be empty.
+         */
         post: operations["PublicConversations_reply"];
         delete?: never;
         options?: never;
@@ -997,6 +1318,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/widget/attachments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Upload a file the visitor then sends in a message
+         * @description Authenticated by the session token (`Authorization: Bearer`), or by `widget_key` and `visitor_uid` in the query string (a multipart body is read after the credentials). Up to ATTACHMENT_MAX_BYTES (default 10 MiB; larger is a 413). Accepted: PNG, JPEG, GIF and WebP images (checked against their leading bytes), PDF, Word, Excel, PowerPoint, OpenDocument, ZIP, plain text and CSV; anything else is a 422. The answer carries the attachment `id` to send in a message's `attachment_ids` (only the uploader may send it) and its download `url`.
+         */
+        post: operations["AttachmentUploads_widget"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/widget/config": {
         parameters: {
             query?: never;
@@ -1129,9 +1470,29 @@ export interface paths {
         put?: never;
         /**
          * Send a visitor message
-         * @description The first message starts the open conversation (`conversation.started`); after a close it opens a new one.
+         * @description The first message starts the open conversation (`conversation.started`); after a close it opens a new one. `attachment_ids` are files the visitor uploaded with `POST /api/widget/attachments`; with attachments the body may be empty.
          */
         post: operations["Widget_send"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/widget/offline-messages": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Leave a message while no agent is online (becomes a ticket); needs ticketing
+         * @description For `widget_config.agents_online` false (accepted at any time). The message becomes a ticket (source `widget`, priority normal, subject from the message's first line) linked to the visitor, answered at `email`; emits `ticket.created`. Show the visitor its `ticket_number`.
+         */
+        post: operations["Widget_offlineMessage"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1149,6 +1510,26 @@ export interface paths {
         put?: never;
         /** Submit the pre-chat form (built-in and custom fields) */
         post: operations["Widget_profile"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/widget/read": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Mark a conversation read up to a message (pushed to the agents)
+         * @description The HTTP twin of the `/widget` socket `read` event; answers the new position and the unread count left.
+         */
+        post: operations["Widget_read"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1376,6 +1757,43 @@ export interface components {
             visitor_name: string | null;
             visitor_phone: string | null;
         };
+        AgentConversationDetailDto: {
+            assigned_agent_id: number | null;
+            /** Format: date-time */
+            closed_at: string | null;
+            id: number;
+            labels: components["schemas"]["InboxLabelDto"][];
+            /** @example en */
+            locale: string | null;
+            /** @description Every message, oldest first */
+            messages: components["schemas"]["MessageDto"][];
+            site_id: number;
+            /** Format: date-time */
+            started_at: string;
+            /** @enum {string} */
+            status: "waiting" | "active" | "closed" | "missed";
+            /** @example visitor */
+            type: string;
+            visitor: components["schemas"]["ConversationVisitorDto"];
+            visitor_id: number;
+        };
+        AgentConversationDetailResponseDto: {
+            /**
+             * @description HTTP status code as a string
+             * @example 200
+             */
+            code: string;
+            data: components["schemas"]["AgentConversationDetailDto"];
+            /**
+             * Format: date-time
+             * @example 2026-11-22T10:00:00.000Z
+             */
+            datetime: string;
+            /** @example OK */
+            message: string;
+            /** @example true */
+            status: boolean;
+        };
         AgentCreateTicketDto: {
             /** @description An agent of the organization to assign the ticket to; unassigned when left out */
             assigned_agent_id?: number | null;
@@ -1501,8 +1919,23 @@ export interface components {
             total: number;
         };
         AgentReplyDto: {
-            /** @example Thanks for waiting, I am looking into it. */
-            body: string;
+            /**
+             * @description Attachments the sender uploaded and has not sent yet (their `id` from the upload answer)
+             * @example [
+             *       12
+             *     ]
+             */
+            attachment_ids?: number[];
+            /**
+             * @description Required unless `attachment_ids` are given (then it may be empty)
+             * @example Here is the invoice you asked for.
+             */
+            body?: string;
+            /**
+             * @description A private note: seen by agents only, never by the visitor, no `message.sent`, no status change
+             * @default false
+             */
+            private: boolean;
         };
         AgentResponseDto: {
             /**
@@ -1710,6 +2143,16 @@ export interface components {
             /** @example true */
             status: boolean;
         };
+        AppearanceConfigDto: {
+            /** @example #2563eb */
+            color: string;
+            /** @example Hi! How can we help you today? */
+            greeting: string;
+            /** @example Chat with us */
+            launcher_label: string;
+            /** @enum {string} */
+            position: "right" | "left";
+        };
         AppointmentChangeDto: {
             id: number;
             notes: string | null;
@@ -1801,6 +2244,48 @@ export interface components {
         AssignDto: {
             /** @description The agent to assign; default the caller */
             agent_id?: number;
+        };
+        AttachmentDto: {
+            /** @example application/pdf */
+            content_type: string;
+            /** @example invoice.pdf */
+            file_name: string;
+            /** @example 12 */
+            id: number;
+            /**
+             * @description Bytes
+             * @example 48213
+             */
+            size: number;
+            /**
+             * Format: uri
+             * @description Absolute download address (unguessable; works without credentials, e.g. as an `<img src>`)
+             * @example https://chat.example.com/api/attachments/att_4kT9x2QmZr7LwP0sVbN3yHc8JdF5gE1aUo6iKpXe
+             */
+            url: string;
+        };
+        AttachmentResponseDto: {
+            /**
+             * @description HTTP status code as a string
+             * @example 200
+             */
+            code: string;
+            data: components["schemas"]["AttachmentDto"];
+            /**
+             * Format: date-time
+             * @example 2026-11-22T10:00:00.000Z
+             */
+            datetime: string;
+            /** @example OK */
+            message: string;
+            /** @example true */
+            status: boolean;
+        };
+        AutoAssignmentDto: {
+            /** @description Open chats per agent at most */
+            capacity: number;
+            /** @description Assign new chats to online agents, round robin */
+            enabled: boolean;
         };
         AvailabilityRequestDto: {
             /**
@@ -1900,6 +2385,52 @@ export interface components {
             /** @example true */
             status: boolean;
         };
+        CannedResponseDto: {
+            body: string;
+            /** Format: date-time */
+            created_at: string;
+            created_by_user_id: number | null;
+            id: number;
+            /** @example refund */
+            shortcut: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        CannedResponseListDto: {
+            /**
+             * @description HTTP status code as a string
+             * @example 200
+             */
+            code: string;
+            /** @description By shortcut (at most 500) */
+            data: components["schemas"]["CannedResponseDto"][];
+            /**
+             * Format: date-time
+             * @example 2026-11-22T10:00:00.000Z
+             */
+            datetime: string;
+            /** @example OK */
+            message: string;
+            /** @example true */
+            status: boolean;
+        };
+        CannedResponseResponseDto: {
+            /**
+             * @description HTTP status code as a string
+             * @example 200
+             */
+            code: string;
+            data: components["schemas"]["CannedResponseDto"];
+            /**
+             * Format: date-time
+             * @example 2026-11-22T10:00:00.000Z
+             */
+            datetime: string;
+            /** @example OK */
+            message: string;
+            /** @example true */
+            status: boolean;
+        };
         ChangePasswordDto: {
             /** @example correct horse battery staple */
             current_password: string;
@@ -1907,10 +2438,7 @@ export interface components {
             new_password: string;
         };
         ChatMessageDto: {
-            /** @example [] */
-            attachments: {
-                [key: string]: unknown;
-            }[];
+            attachments: components["schemas"]["AttachmentDto"][];
             /** @example Hello, how can I help? */
             body: string;
             conversation_id: number;
@@ -1918,6 +2446,8 @@ export interface components {
             created_at: string;
             /** @example 101 */
             id: number;
+            /** @description A private note: agents only, never shown to the visitor (always false there) */
+            private: boolean;
             /** @description The agent user on agent messages */
             sender_id: number | null;
             /** @enum {string} */
@@ -1942,6 +2472,8 @@ export interface components {
             message: string;
             /** @example true */
             status: boolean;
+            /** @description Agent and bot messages past the visitor's read position, as in init */
+            unread_count: number;
         };
         CloseConversationDto: {
             /** @description Agent user closing the conversation; defaults to the key creator */
@@ -2083,6 +2615,27 @@ export interface components {
             /** @example true */
             status: boolean;
         };
+        ConversationLabelsDto: {
+            conversation_id: number;
+            labels: components["schemas"]["LabelDto"][];
+        };
+        ConversationLabelsResponseDto: {
+            /**
+             * @description HTTP status code as a string
+             * @example 200
+             */
+            code: string;
+            data: components["schemas"]["ConversationLabelsDto"];
+            /**
+             * Format: date-time
+             * @example 2026-11-22T10:00:00.000Z
+             */
+            datetime: string;
+            /** @example OK */
+            message: string;
+            /** @example true */
+            status: boolean;
+        };
         ConversationPageDto: {
             /**
              * @description HTTP status code as a string
@@ -2131,6 +2684,36 @@ export interface components {
             id: number;
             name: string | null;
         };
+        ConversationsReportDto: {
+            /** @description Every day of the range, oldest first */
+            days: components["schemas"]["DayDto"][];
+            /** @example 2026-11-01 */
+            from: string;
+            per_agent: components["schemas"]["GroupVolumeDto"][];
+            per_site: components["schemas"]["GroupVolumeDto"][];
+            /** @example Europe/Berlin */
+            timezone: string;
+            /** @example 2026-11-30 */
+            to: string;
+            totals: components["schemas"]["VolumeDto"];
+        };
+        ConversationsReportResponseDto: {
+            /**
+             * @description HTTP status code as a string
+             * @example 200
+             */
+            code: string;
+            data: components["schemas"]["ConversationsReportDto"];
+            /**
+             * Format: date-time
+             * @example 2026-11-22T10:00:00.000Z
+             */
+            datetime: string;
+            /** @example OK */
+            message: string;
+            /** @example true */
+            status: boolean;
+        };
         CreateApiKeyDto: {
             /**
              * @example [
@@ -2140,6 +2723,18 @@ export interface components {
              */
             abilities: ("conversations:read" | "conversations:write" | "visitors:read" | "tickets:read" | "tickets:write" | "agents:read" | "sites:read")[];
             /** @example CRM integration */
+            name: string;
+        };
+        CreateCannedResponseDto: {
+            /** @example Refunds reach your card within 5 working days. */
+            body: string;
+            /** @example refund */
+            shortcut: string;
+        };
+        CreateLabelDto: {
+            /** @example #1f6feb */
+            color: string;
+            /** @example billing */
             name: string;
         };
         CreateSiteDto: {
@@ -2228,6 +2823,45 @@ export interface components {
              */
             url: string;
         };
+        CsatDto: {
+            /** @description Average rating, 1 to 5 */
+            average: number | null;
+            /** @description Rated conversations */
+            count: number;
+            distribution: components["schemas"]["DistributionDto"];
+        };
+        CsatReportDto: {
+            /** @example 2026-11-01 */
+            from: string;
+            per_agent: components["schemas"]["GroupCsatDto"][];
+            per_site: components["schemas"]["GroupCsatDto"][];
+            /** @example Europe/Berlin */
+            timezone: string;
+            /** @example 2026-11-30 */
+            to: string;
+            totals: components["schemas"]["CsatDto"];
+        };
+        CsatReportResponseDto: {
+            /**
+             * @description HTTP status code as a string
+             * @example 200
+             */
+            code: string;
+            data: components["schemas"]["CsatReportDto"];
+            /**
+             * Format: date-time
+             * @example 2026-11-22T10:00:00.000Z
+             */
+            datetime: string;
+            /** @example OK */
+            message: string;
+            /** @example true */
+            status: boolean;
+        };
+        CurrentPageDto: {
+            title: string | null;
+            url: string | null;
+        };
         DataLookupResponseDto: {
             /**
              * @description HTTP status code as a string
@@ -2288,6 +2922,32 @@ export interface components {
             mode: "embedded" | "external";
             /** @enum {string} */
             status: "up" | "down";
+        };
+        DayDto: {
+            conversations: number;
+            /** @example 2026-11-01 */
+            date: string;
+            /** @description Chats that became missed */
+            missed: number;
+        };
+        DeviceDto: {
+            app_id: string | null;
+            app_version: string | null;
+            /** @example ios */
+            platform: string | null;
+        };
+        DistributionDto: {
+            1: number;
+            2: number;
+            3: number;
+            4: number;
+            5: number;
+        };
+        DurationDto: {
+            /** @description Conversations measured */
+            count: number;
+            median_seconds: number | null;
+            p90_seconds: number | null;
         };
         EnvelopeDto: {
             /**
@@ -2414,11 +3074,142 @@ export interface components {
             /** @enum {string} */
             type: "button" | "filter_record";
         };
+        GroupCsatDto: {
+            /** @description Average rating, 1 to 5 */
+            average: number | null;
+            /** @description Rated conversations */
+            count: number;
+            distribution: components["schemas"]["DistributionDto"];
+            /** @description null: unassigned */
+            id: number | null;
+        };
+        GroupTimesDto: {
+            /** @description Start to the first agent reply */
+            first_response: components["schemas"]["DurationDto"];
+            /** @description null: unassigned */
+            id: number | null;
+            /** @description Start to closing */
+            resolution: components["schemas"]["DurationDto"];
+        };
+        GroupVolumeDto: {
+            conversations: number;
+            /** @description null: unassigned */
+            id: number | null;
+            missed: number;
+            /** @description missed / conversations, 0 to 1 */
+            missed_rate: number | null;
+        };
         HealthChecksDto: {
             /** @enum {string} */
             database: "up" | "down";
             /** @enum {string} */
             queue: "up" | "down";
+        };
+        InboxConversationDto: {
+            assigned_agent_id: number | null;
+            /** Format: date-time */
+            closed_at: string | null;
+            id: number;
+            labels: components["schemas"]["InboxLabelDto"][];
+            last_message: components["schemas"]["LastMessageDto"] | null;
+            /** Format: date-time */
+            last_message_at: string | null;
+            /** @example en */
+            locale: string | null;
+            site_id: number;
+            /** Format: date-time */
+            started_at: string;
+            /** @enum {string} */
+            status: "waiting" | "active" | "closed" | "missed";
+            /** @example visitor */
+            type: string;
+            /** @description Visitor messages after the agents' read position and after the last agent reply */
+            unread_count: number;
+            visitor: components["schemas"]["ConversationVisitorDto"];
+            visitor_id: number;
+        };
+        InboxLabelDto: {
+            /** @example #1f6feb */
+            color: string;
+            id: number;
+            name: string;
+        };
+        InboxPageDto: {
+            /**
+             * @description HTTP status code as a string
+             * @example 200
+             */
+            code: string;
+            /** @example 1 */
+            current_page: number;
+            data: components["schemas"]["InboxConversationDto"][];
+            /**
+             * Format: date-time
+             * @example 2026-11-22T10:00:00.000Z
+             */
+            datetime: string;
+            /** @example 1 */
+            last_page: number;
+            links: components["schemas"]["PageLinksDto"];
+            /** @example OK */
+            message: string;
+            /** @example 50 */
+            per_page: number;
+            /** @example true */
+            status: boolean;
+            /** @example 1 */
+            total: number;
+        };
+        LabelDto: {
+            /** @example #1f6feb */
+            color: string;
+            id: number;
+            /** @example billing */
+            name: string;
+        };
+        LabelListDto: {
+            /**
+             * @description HTTP status code as a string
+             * @example 200
+             */
+            code: string;
+            /** @description By name */
+            data: components["schemas"]["LabelDto"][];
+            /**
+             * Format: date-time
+             * @example 2026-11-22T10:00:00.000Z
+             */
+            datetime: string;
+            /** @example OK */
+            message: string;
+            /** @example true */
+            status: boolean;
+        };
+        LabelResponseDto: {
+            /**
+             * @description HTTP status code as a string
+             * @example 200
+             */
+            code: string;
+            data: components["schemas"]["LabelDto"];
+            /**
+             * Format: date-time
+             * @example 2026-11-22T10:00:00.000Z
+             */
+            datetime: string;
+            /** @example OK */
+            message: string;
+            /** @example true */
+            status: boolean;
+        };
+        LastMessageDto: {
+            /** @description The first 200 characters */
+            body: string;
+            /** Format: date-time */
+            created_at: string;
+            id: number;
+            /** @enum {string} */
+            sender_type: "visitor" | "agent" | "bot" | "system";
         };
         LiveDto: {
             /**
@@ -2554,9 +3345,7 @@ export interface components {
             user: components["schemas"]["AgentDto"];
         };
         MessageCreatedResponseDto: {
-            attachments: {
-                [key: string]: unknown;
-            }[];
+            attachments: components["schemas"]["AttachmentDto"][];
             body: string;
             /**
              * @description HTTP status code as a string
@@ -2574,6 +3363,8 @@ export interface components {
             id: number;
             /** @example OK */
             message: string;
+            /** @description A private note (agents only) */
+            private: boolean;
             sender_id: number;
             /** @enum {string} */
             sender_type: "agent";
@@ -2582,16 +3373,15 @@ export interface components {
             type: string;
         };
         MessageDto: {
-            /** @example [] */
-            attachments: {
-                [key: string]: unknown;
-            }[];
+            attachments: components["schemas"]["AttachmentDto"][];
             /** @example Hello, how can I help? */
             body: string;
             /** Format: date-time */
             created_at: string;
             /** @example 101 */
             id: number;
+            /** @description A private note: agents only, never shown to the visitor (always false there) */
+            private: boolean;
             /** @description The agent user on agent messages */
             sender_id: number | null;
             /** @enum {string} */
@@ -2635,11 +3425,68 @@ export interface components {
             /** Format: date-time */
             subscription_ends_at: string | null;
         };
+        OrganizationSettingsDto: {
+            auto_assignment: components["schemas"]["AutoAssignmentDto"];
+            id: number;
+            /** @example Acme Inc. */
+            name: string;
+            /** @enum {string} */
+            plan: "free" | "pro" | "business";
+        };
+        OrganizationSettingsResponseDto: {
+            /**
+             * @description HTTP status code as a string
+             * @example 200
+             */
+            code: string;
+            data: components["schemas"]["OrganizationSettingsDto"];
+            /**
+             * Format: date-time
+             * @example 2026-11-22T10:00:00.000Z
+             */
+            datetime: string;
+            /** @example OK */
+            message: string;
+            /** @example true */
+            status: boolean;
+        };
         PageLinksDto: {
             first: string | null;
             last: string | null;
             next: string | null;
             prev: string | null;
+        };
+        PanelAppointmentDto: {
+            /** Format: date-time */
+            ends_at: string;
+            id: number;
+            notes: string | null;
+            /** Format: date-time */
+            scheduled_at: string;
+            /** @enum {string} */
+            status: "pending" | "confirmed" | "cancelled" | "completed";
+        };
+        PanelConversationDto: {
+            assigned_agent_id: number | null;
+            /** Format: date-time */
+            closed_at: string | null;
+            id: number;
+            rating: number | null;
+            site_id: number;
+            /** Format: date-time */
+            started_at: string;
+            /** @enum {string} */
+            status: "waiting" | "active" | "closed" | "missed";
+        };
+        PanelTicketDto: {
+            /** Format: date-time */
+            created_at: string;
+            id: number;
+            priority: string;
+            status: string;
+            subject: string;
+            /** @example TKT-2026-000001 */
+            ticket_number: string;
         };
         PreChatFieldConfigDto: {
             builtin: boolean;
@@ -2947,6 +3794,34 @@ export interface components {
             token: string;
             user: components["schemas"]["AgentDto"];
         };
+        ResponseTimesReportDto: {
+            /** @example 2026-11-01 */
+            from: string;
+            per_agent: components["schemas"]["GroupTimesDto"][];
+            per_site: components["schemas"]["GroupTimesDto"][];
+            /** @example Europe/Berlin */
+            timezone: string;
+            /** @example 2026-11-30 */
+            to: string;
+            totals: components["schemas"]["TimesDto"];
+        };
+        ResponseTimesReportResponseDto: {
+            /**
+             * @description HTTP status code as a string
+             * @example 200
+             */
+            code: string;
+            data: components["schemas"]["ResponseTimesReportDto"];
+            /**
+             * Format: date-time
+             * @example 2026-11-22T10:00:00.000Z
+             */
+            datetime: string;
+            /** @example OK */
+            message: string;
+            /** @example true */
+            status: boolean;
+        };
         ReviewDto: {
             comment: string | null;
             conversation_id: number;
@@ -3085,11 +3960,75 @@ export interface components {
             row_key: string;
             table: string;
         };
+        SearchHitDto: {
+            conversation_id: number | null;
+            /** Format: date-time */
+            created_at: string;
+            /** @description The first 200 characters */
+            excerpt: string | null;
+            /** @description The id of the message, visitor or ticket */
+            id: number;
+            /**
+             * @description Where to read it in the agent API: the conversation, ticket or visitor
+             * @example https://chat.example.com/api/agent/conversations/12
+             */
+            link: string;
+            ticket_id: number | null;
+            /** @description A line to show: the ticket number and subject, the visitor name */
+            title: string;
+            /**
+             * @description What was found
+             * @enum {string}
+             */
+            type: "message" | "visitor" | "ticket";
+            visitor_id: number | null;
+        };
+        SearchPageDto: {
+            /**
+             * @description HTTP status code as a string
+             * @example 200
+             */
+            code: string;
+            /** @example 1 */
+            current_page: number;
+            /** @description Newest first */
+            data: components["schemas"]["SearchHitDto"][];
+            /**
+             * Format: date-time
+             * @example 2026-11-22T10:00:00.000Z
+             */
+            datetime: string;
+            /** @example 1 */
+            last_page: number;
+            links: components["schemas"]["PageLinksDto"];
+            /** @example OK */
+            message: string;
+            /** @example 50 */
+            per_page: number;
+            /** @example true */
+            status: boolean;
+            /** @example 1 */
+            total: number;
+        };
         SendMessageDto: {
             /** @description Agent user sending the reply; defaults to the user who created the key */
             agent_user_id?: number;
-            /** @example Thanks for waiting, I am looking into it. */
-            body: string;
+            /**
+             * @description Attachments the sender uploaded and has not sent yet (their `id` from the upload answer)
+             * @example [
+             *       12
+             *     ]
+             */
+            attachment_ids?: number[];
+            /**
+             * @description Required unless `attachment_ids` are given (then it may be empty)
+             * @example Here is the invoice you asked for.
+             */
+            body?: string;
+        };
+        SetConversationLabelsDto: {
+            /** @description Every label the conversation is to carry */
+            label_ids: number[];
         };
         SiteDetailResponseDto: {
             /**
@@ -3388,6 +4327,12 @@ export interface components {
             /** @example 09:00 */
             start: string;
         };
+        TimesDto: {
+            /** @description Start to the first agent reply */
+            first_response: components["schemas"]["DurationDto"];
+            /** @description Start to closing */
+            resolution: components["schemas"]["DurationDto"];
+        };
         TrustedLoginDto: {
             /** @example ada@example.com */
             email: string;
@@ -3518,6 +4463,26 @@ export interface components {
              *     }
              */
             working_hours?: components["schemas"]["WorkingHoursChangeDto"];
+        };
+        UpdateAutoAssignmentDto: {
+            capacity?: number;
+            enabled?: boolean;
+        };
+        UpdateCannedResponseDto: {
+            body?: string;
+            /** @example refund */
+            shortcut?: string;
+        };
+        UpdateLabelDto: {
+            /** @example #1f6feb */
+            color?: string;
+            /** @example billing */
+            name?: string;
+        };
+        UpdateOrganizationDto: {
+            auto_assignment?: components["schemas"]["UpdateAutoAssignmentDto"];
+            /** @example Acme Inc. */
+            name?: string;
         };
         UpdateSiteDto: {
             /**
@@ -3706,6 +4671,53 @@ export interface components {
             /** @example 1 */
             total: number;
         };
+        VisitorPanelDto: {
+            account_login: components["schemas"]["AccountLoginDto"];
+            /** @description Latest first, at most 50 */
+            appointments: components["schemas"]["PanelAppointmentDto"][];
+            /** @description Newest first, at most 50 */
+            conversations: components["schemas"]["PanelConversationDto"][];
+            country: string | null;
+            /** Format: date-time */
+            created_at: string;
+            /** @description The page the widget last reported */
+            current_page: components["schemas"]["CurrentPageDto"];
+            /** @description Answers to the custom pre-chat fields, by field key */
+            custom_fields: {
+                [key: string]: unknown;
+            };
+            device: components["schemas"]["DeviceDto"];
+            email: string | null;
+            id: number;
+            language: string | null;
+            /** Format: date-time */
+            last_seen_at: string | null;
+            name: string | null;
+            phone: string | null;
+            pre_chat_submitted: boolean;
+            site_id: number;
+            /** @description Newest first, at most 50 */
+            tickets: components["schemas"]["PanelTicketDto"][];
+            /** Format: uuid */
+            visitor_uid: string;
+        };
+        VisitorPanelResponseDto: {
+            /**
+             * @description HTTP status code as a string
+             * @example 200
+             */
+            code: string;
+            data: components["schemas"]["VisitorPanelDto"];
+            /**
+             * Format: date-time
+             * @example 2026-11-22T10:00:00.000Z
+             */
+            datetime: string;
+            /** @example OK */
+            message: string;
+            /** @example true */
+            status: boolean;
+        };
         VisitorProfileDto: {
             account_login: components["schemas"]["AccountLoginDto"];
             /** @description Empty while unknown */
@@ -3734,6 +4746,12 @@ export interface components {
             /** @example true */
             status: boolean;
             visitor_profile: components["schemas"]["VisitorProfileDto"];
+        };
+        VolumeDto: {
+            conversations: number;
+            missed: number;
+            /** @description missed / conversations, 0 to 1 */
+            missed_rate: number | null;
         };
         WebhookAttemptDto: {
             attempt: number;
@@ -3896,6 +4914,22 @@ export interface components {
             /** @example true */
             status: boolean;
         };
+        WidgetAppearanceDto: {
+            /**
+             * @description Hex colour, `#rgb` or `#rrggbb`
+             * @example #2563eb
+             */
+            color?: string;
+            /** @example Hi! How can we help you today? */
+            greeting?: string;
+            /** @example Chat with us */
+            launcher_label?: string;
+            /**
+             * @description Side of the page the launcher sits on
+             * @enum {string}
+             */
+            position?: "right" | "left";
+        };
         WidgetAppointmentDto: {
             bot_template_id: number | null;
             button_label: string | null;
@@ -3925,6 +4959,9 @@ export interface components {
             visitor_phone: string | null;
         };
         WidgetConfigDto: {
+            /** @description Whether an agent of the organization is online now; the `/widget` socket pushes `agents.availability` when it changes. When false the widget offers POST /api/widget/offline-messages. */
+            agents_online: boolean;
+            appearance: components["schemas"]["AppearanceConfigDto"];
             filter_record: components["schemas"]["FilterRecordConfigDto"];
             pre_chat_form: components["schemas"]["PreChatFormConfigDto"];
             visitor_account_login: components["schemas"]["VisitorAccountLoginConfigDto"];
@@ -4033,6 +5070,8 @@ export interface components {
             session_token: string;
             /** @example true */
             status: boolean;
+            /** @description Agent and bot messages of the visitor's conversations past its read position (the launcher badge) */
+            unread_count: number;
             visitor_id: number;
             visitor_profile: components["schemas"]["VisitorProfileDto"];
             /** Format: uuid */
@@ -4040,9 +5079,7 @@ export interface components {
             widget_config: components["schemas"]["WidgetConfigDto"];
         };
         WidgetMessageCreatedResponseDto: {
-            attachments: {
-                [key: string]: unknown;
-            }[];
+            attachments: components["schemas"]["AttachmentDto"][];
             body: string;
             /**
              * @description HTTP status code as a string
@@ -4061,12 +5098,35 @@ export interface components {
             id: number;
             /** @example OK */
             message: string;
+            /** @enum {boolean} */
+            private: false;
             sender_id: number | null;
             /** @enum {string} */
             sender_type: "visitor";
             /** @example true */
             status: boolean;
             type: string;
+        };
+        WidgetOfflineMessageDto: {
+            /**
+             * @description Where to answer
+             * @example ada@example.com
+             */
+            email: string;
+            /** @example Do you ship to Norway? */
+            message: string;
+            /** @example Ada Lovelace */
+            name?: string;
+            /**
+             * Format: uuid
+             * @description The visitor UID from init; not needed with a session token
+             */
+            visitor_uid?: string;
+            /**
+             * @description The site widget key; not needed with a session token
+             * @example wk_0123456789abcdefABCDEF0123456789
+             */
+            widget_key?: string;
         };
         WidgetProfileDto: {
             /** @description Custom pre-chat fields by key */
@@ -4087,6 +5147,46 @@ export interface components {
              */
             widget_key?: string;
         };
+        WidgetReadDto: {
+            /** @description One of the visitor's conversations */
+            conversation_id: number;
+            /** @description The last message id the visitor has seen */
+            message_id: number;
+            /**
+             * Format: uuid
+             * @description The visitor UID from init; not needed with a session token
+             */
+            visitor_uid?: string;
+            /**
+             * @description The site widget key; not needed with a session token
+             * @example wk_0123456789abcdefABCDEF0123456789
+             */
+            widget_key?: string;
+        };
+        WidgetReadResponseDto: {
+            /**
+             * @description HTTP status code as a string
+             * @example 200
+             */
+            code: string;
+            data: components["schemas"]["WidgetReadStateDto"];
+            /**
+             * Format: date-time
+             * @example 2026-11-22T10:00:00.000Z
+             */
+            datetime: string;
+            /** @example OK */
+            message: string;
+            /** @example true */
+            status: boolean;
+        };
+        WidgetReadStateDto: {
+            conversation_id: number;
+            /** @description The read position after the update (never moves back) */
+            message_id: number;
+            /** @description Unread agent and bot messages left */
+            unread_count: number;
+        };
         WidgetReviewDto: {
             comment?: string;
             /** @description One of the visitor's conversations; default the latest */
@@ -4104,8 +5204,18 @@ export interface components {
             widget_key?: string;
         };
         WidgetSendMessageDto: {
-            /** @example Hi, I have a question about my order. */
-            body: string;
+            /**
+             * @description Attachments the sender uploaded and has not sent yet (their `id` from the upload answer)
+             * @example [
+             *       12
+             *     ]
+             */
+            attachment_ids?: number[];
+            /**
+             * @description Required unless `attachment_ids` are given (then it may be empty)
+             * @example Here is the invoice you asked for.
+             */
+            body?: string;
             /**
              * Format: uuid
              * @description The visitor UID from init; not needed with a session token
@@ -4118,6 +5228,7 @@ export interface components {
             widget_key?: string;
         };
         WidgetSettingsDto: {
+            appearance?: components["schemas"]["WidgetAppearanceDto"];
             data_lookup?: components["schemas"]["DataLookupSettingsDto"];
             filter_record?: components["schemas"]["FilterRecordSettingsDto"];
             pre_chat_form?: components["schemas"]["PreChatFormDto"];
@@ -4216,6 +5327,15 @@ export interface operations {
                     "application/json": components["schemas"]["ApiKeyListResponseDto"];
                 };
             };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
             /** @description Missing or invalid credentials (`Unauthenticated.`) */
             401: {
                 headers: {
@@ -4232,6 +5352,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Validation failed; `errors` names each field. Any route: a query parameter, header or body field holding a NUL character or a lone surrogate */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorDto"];
                 };
             };
         };
@@ -4255,6 +5384,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ApiKeyCreatedResponseDto"];
+                };
+            };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
                 };
             };
             /** @description Missing or invalid credentials (`Unauthenticated.`) */
@@ -4305,6 +5443,15 @@ export interface operations {
                     "application/json": components["schemas"]["EnvelopeDto"];
                 };
             };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
             /** @description Missing or invalid credentials (`Unauthenticated.`) */
             401: {
                 headers: {
@@ -4332,6 +5479,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDto"];
                 };
             };
+            /** @description Validation failed; `errors` names each field. Any route: a query parameter, header or body field holding a NUL character or a lone surrogate */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorDto"];
+                };
+            };
         };
     };
     AgentAppointments_getSettings: {
@@ -4352,6 +5508,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["AppointmentSettingsResponseDto"];
+                };
+            };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
                 };
             };
             /** @description Missing or invalid credentials (`Unauthenticated.`) */
@@ -4414,6 +5579,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["AppointmentSettingsResponseDto"];
+                };
+            };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
                 };
             };
             /** @description Missing or invalid credentials (`Unauthenticated.`) */
@@ -4481,6 +5655,15 @@ export interface operations {
                     "application/json": components["schemas"]["AppointmentPageDto"];
                 };
             };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
             /** @description Missing or invalid credentials (`Unauthenticated.`) */
             401: {
                 headers: {
@@ -4542,6 +5725,15 @@ export interface operations {
                     "application/json": components["schemas"]["AppointmentChangeResponseDto"];
                 };
             };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
             /** @description Missing or invalid credentials (`Unauthenticated.`) */
             401: {
                 headers: {
@@ -4589,6 +5781,78 @@ export interface operations {
             };
         };
     };
+    AttachmentUploads_agent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description One file in the multipart field `file` */
+        requestBody: {
+            content: {
+                "multipart/form-data": {
+                    /** Format: binary */
+                    file: string;
+                };
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AttachmentResponseDto"];
+                };
+            };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Missing or invalid credentials (`Unauthenticated.`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Missing ability, feature not in plan, or role too low */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Validation failed; `errors` names each field */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorDto"];
+                };
+            };
+        };
+    };
     Auth_login: {
         parameters: {
             query?: never;
@@ -4608,6 +5872,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["LoginResponseDto"];
+                };
+            };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
                 };
             };
             /** @description Missing or invalid credentials (`Unauthenticated.`) */
@@ -4656,6 +5929,15 @@ export interface operations {
                     "application/json": components["schemas"]["EnvelopeDto"];
                 };
             };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
             /** @description Missing or invalid credentials (`Unauthenticated.`) */
             401: {
                 headers: {
@@ -4672,6 +5954,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Validation failed; `errors` names each field. Any route: a query parameter, header or body field holding a NUL character or a lone surrogate */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorDto"];
                 };
             };
         };
@@ -4693,6 +5984,15 @@ export interface operations {
                     "application/json": components["schemas"]["EnvelopeDto"];
                 };
             };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
             /** @description Missing or invalid credentials (`Unauthenticated.`) */
             401: {
                 headers: {
@@ -4709,6 +6009,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Validation failed; `errors` names each field. Any route: a query parameter, header or body field holding a NUL character or a lone surrogate */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorDto"];
                 };
             };
         };
@@ -4732,6 +6041,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["EnvelopeDto"];
+                };
+            };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
                 };
             };
             /** @description Missing or invalid credentials (`Unauthenticated.`) */
@@ -4793,6 +6111,15 @@ export interface operations {
                     "application/json": components["schemas"]["RegisterResponseDto"];
                 };
             };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
             /** @description Missing ability, feature not in plan, or role too low */
             403: {
                 headers: {
@@ -4822,6 +6149,259 @@ export interface operations {
             };
         };
     };
+    CannedResponses_list: {
+        parameters: {
+            query?: {
+                /** @description Only shortcuts starting with this text */
+                q?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CannedResponseListDto"];
+                };
+            };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Missing or invalid credentials (`Unauthenticated.`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Missing ability, feature not in plan, or role too low */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Validation failed; `errors` names each field */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorDto"];
+                };
+            };
+        };
+    };
+    CannedResponses_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateCannedResponseDto"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CannedResponseResponseDto"];
+                };
+            };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Missing or invalid credentials (`Unauthenticated.`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Missing ability, feature not in plan, or role too low */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Validation failed; `errors` names each field */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorDto"];
+                };
+            };
+        };
+    };
+    CannedResponses_remove: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                canned_response: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EnvelopeDto"];
+                };
+            };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Missing or invalid credentials (`Unauthenticated.`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Missing ability, feature not in plan, or role too low */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Not found, or owned by another organization (`Not found.`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Validation failed; `errors` names each field. Any route: a query parameter, header or body field holding a NUL character or a lone surrogate */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorDto"];
+                };
+            };
+        };
+    };
+    CannedResponses_update: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                canned_response: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateCannedResponseDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CannedResponseResponseDto"];
+                };
+            };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Missing or invalid credentials (`Unauthenticated.`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Missing ability, feature not in plan, or role too low */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Not found, or owned by another organization (`Not found.`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Validation failed; `errors` names each field */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorDto"];
+                };
+            };
+        };
+    };
     AgentConversations_list: {
         parameters: {
             query?: {
@@ -4829,8 +6409,12 @@ export interface operations {
                 per_page?: number;
                 status?: "waiting" | "active" | "closed" | "missed";
                 site_id?: number;
-                /** @description Assigned to this agent */
-                assigned_agent_id?: number;
+                /** @description Assigned to this agent: an id, `me` (the caller) or `none` (unassigned) */
+                assigned_agent_id?: string;
+                /** @description Carrying this label: its id or its name (any case) */
+                label?: string;
+                /** @description `newest`: started last first; `activity`: newest message first */
+                sort?: "newest" | "activity";
                 /** @description Only conversations nobody is assigned to */
                 unassigned?: boolean;
             };
@@ -4845,7 +6429,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ConversationPageDto"];
+                    "application/json": components["schemas"]["InboxPageDto"];
+                };
+            };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
                 };
             };
             /** @description Missing or invalid credentials (`Unauthenticated.`) */
@@ -4893,7 +6486,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ConversationDetailResponseDto"];
+                    "application/json": components["schemas"]["AgentConversationDetailResponseDto"];
+                };
+            };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
                 };
             };
             /** @description Missing or invalid credentials (`Unauthenticated.`) */
@@ -4923,6 +6525,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDto"];
                 };
             };
+            /** @description Validation failed; `errors` names each field. Any route: a query parameter, header or body field holding a NUL character or a lone surrogate */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorDto"];
+                };
+            };
         };
     };
     AgentConversations_assign: {
@@ -4946,6 +6557,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ConversationResponseDto"];
+                };
+            };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
                 };
             };
             /** @description Missing or invalid credentials (`Unauthenticated.`) */
@@ -5014,6 +6634,15 @@ export interface operations {
                     "application/json": components["schemas"]["ConversationClosedResponseDto"];
                 };
             };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
             /** @description Missing or invalid credentials (`Unauthenticated.`) */
             401: {
                 headers: {
@@ -5041,6 +6670,85 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDto"];
                 };
             };
+            /** @description Validation failed; `errors` names each field. Any route: a query parameter, header or body field holding a NUL character or a lone surrogate */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorDto"];
+                };
+            };
+        };
+    };
+    Labels_setOnConversation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                conversation: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SetConversationLabelsDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConversationLabelsResponseDto"];
+                };
+            };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Missing or invalid credentials (`Unauthenticated.`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Missing ability, feature not in plan, or role too low */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Not found, or owned by another organization (`Not found.`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Validation failed; `errors` names each field */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorDto"];
+                };
+            };
         };
     };
     AgentConversations_conversationMessages: {
@@ -5048,6 +6756,8 @@ export interface operations {
             query?: {
                 /** @description Only messages with a larger id (the last one the client saw) */
                 after_id?: number;
+                /** @description Instead of after_id: the messages just before this id, oldest first (at most 200), to scroll back */
+                before_id?: number;
             };
             header?: never;
             path: {
@@ -5063,6 +6773,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["AgentMessageListDto"];
+                };
+            };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
                 };
             };
             /** @description Missing or invalid credentials (`Unauthenticated.`) */
@@ -5124,6 +6843,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["MessageCreatedResponseDto"];
+                };
+            };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
                 };
             };
             /** @description Missing or invalid credentials (`Unauthenticated.`) */
@@ -5196,6 +6924,265 @@ export interface operations {
                     "application/json": components["schemas"]["ReadResponseDto"];
                 };
             };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Missing or invalid credentials (`Unauthenticated.`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Missing ability, feature not in plan, or role too low */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Not found, or owned by another organization (`Not found.`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Validation failed; `errors` names each field */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorDto"];
+                };
+            };
+        };
+    };
+    Labels_list: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LabelListDto"];
+                };
+            };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Missing or invalid credentials (`Unauthenticated.`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Missing ability, feature not in plan, or role too low */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Validation failed; `errors` names each field. Any route: a query parameter, header or body field holding a NUL character or a lone surrogate */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorDto"];
+                };
+            };
+        };
+    };
+    Labels_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateLabelDto"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LabelResponseDto"];
+                };
+            };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Missing or invalid credentials (`Unauthenticated.`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Missing ability, feature not in plan, or role too low */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Validation failed; `errors` names each field */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorDto"];
+                };
+            };
+        };
+    };
+    Labels_remove: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                label: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EnvelopeDto"];
+                };
+            };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Missing or invalid credentials (`Unauthenticated.`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Missing ability, feature not in plan, or role too low */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Not found, or owned by another organization (`Not found.`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Validation failed; `errors` names each field. Any route: a query parameter, header or body field holding a NUL character or a lone surrogate */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorDto"];
+                };
+            };
+        };
+    };
+    Labels_update: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                label: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateLabelDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LabelResponseDto"];
+                };
+            };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
             /** @description Missing or invalid credentials (`Unauthenticated.`) */
             401: {
                 headers: {
@@ -5251,6 +7238,15 @@ export interface operations {
                     "application/json": components["schemas"]["MeResponseDto"];
                 };
             };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
             /** @description Missing or invalid credentials (`Unauthenticated.`) */
             401: {
                 headers: {
@@ -5267,6 +7263,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Validation failed; `errors` names each field. Any route: a query parameter, header or body field holding a NUL character or a lone surrogate */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorDto"];
                 };
             };
         };
@@ -5289,6 +7294,129 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["AgentMessageListDto"];
+                };
+            };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Missing or invalid credentials (`Unauthenticated.`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Missing ability, feature not in plan, or role too low */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Validation failed; `errors` names each field */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorDto"];
+                };
+            };
+        };
+    };
+    OrganizationSettings_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OrganizationSettingsResponseDto"];
+                };
+            };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Missing or invalid credentials (`Unauthenticated.`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Missing ability, feature not in plan, or role too low */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Validation failed; `errors` names each field. Any route: a query parameter, header or body field holding a NUL character or a lone surrogate */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorDto"];
+                };
+            };
+        };
+    };
+    OrganizationSettings_update: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateOrganizationDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OrganizationSettingsResponseDto"];
+                };
+            };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
                 };
             };
             /** @description Missing or invalid credentials (`Unauthenticated.`) */
@@ -5341,6 +7469,466 @@ export interface operations {
                     "application/json": components["schemas"]["PresenceResponseDto"];
                 };
             };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Missing or invalid credentials (`Unauthenticated.`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Missing ability, feature not in plan, or role too low */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Validation failed; `errors` names each field */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorDto"];
+                };
+            };
+        };
+    };
+    Reports_conversations: {
+        parameters: {
+            query: {
+                /** @description First day, in the time zone */
+                from: string;
+                /** @description Last day (included), at most 366 days */
+                to: string;
+                /** @description Only this site's conversations, in its time zone (else the first site's zone) */
+                site_id?: number;
+                /** @description Only chats assigned to this agent */
+                agent_id?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConversationsReportResponseDto"];
+                };
+            };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Missing or invalid credentials (`Unauthenticated.`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Missing ability, feature not in plan, or role too low */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Validation failed; `errors` names each field */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorDto"];
+                };
+            };
+        };
+    };
+    Reports_conversationsCsv: {
+        parameters: {
+            query: {
+                /** @description First day, in the time zone */
+                from: string;
+                /** @description Last day (included), at most 366 days */
+                to: string;
+                /** @description Only this site's conversations, in its time zone (else the first site's zone) */
+                site_id?: number;
+                /** @description Only chats assigned to this agent */
+                agent_id?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The report as CSV (RFC 4180), sent as an attachment */
+            200: {
+                headers: {
+                    "Content-Disposition"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                };
+            };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Missing or invalid credentials (`Unauthenticated.`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Missing ability, feature not in plan, or role too low */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Validation failed; `errors` names each field */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": components["schemas"]["ValidationErrorDto"];
+                };
+            };
+        };
+    };
+    Reports_csat: {
+        parameters: {
+            query: {
+                /** @description First day, in the time zone */
+                from: string;
+                /** @description Last day (included), at most 366 days */
+                to: string;
+                /** @description Only this site's conversations, in its time zone (else the first site's zone) */
+                site_id?: number;
+                /** @description Only chats assigned to this agent */
+                agent_id?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CsatReportResponseDto"];
+                };
+            };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Missing or invalid credentials (`Unauthenticated.`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Missing ability, feature not in plan, or role too low */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Validation failed; `errors` names each field */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorDto"];
+                };
+            };
+        };
+    };
+    Reports_csatCsv: {
+        parameters: {
+            query: {
+                /** @description First day, in the time zone */
+                from: string;
+                /** @description Last day (included), at most 366 days */
+                to: string;
+                /** @description Only this site's conversations, in its time zone (else the first site's zone) */
+                site_id?: number;
+                /** @description Only chats assigned to this agent */
+                agent_id?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The report as CSV (RFC 4180), sent as an attachment */
+            200: {
+                headers: {
+                    "Content-Disposition"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                };
+            };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Missing or invalid credentials (`Unauthenticated.`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Missing ability, feature not in plan, or role too low */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Validation failed; `errors` names each field */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": components["schemas"]["ValidationErrorDto"];
+                };
+            };
+        };
+    };
+    Reports_responseTimes: {
+        parameters: {
+            query: {
+                /** @description First day, in the time zone */
+                from: string;
+                /** @description Last day (included), at most 366 days */
+                to: string;
+                /** @description Only this site's conversations, in its time zone (else the first site's zone) */
+                site_id?: number;
+                /** @description Only chats assigned to this agent */
+                agent_id?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ResponseTimesReportResponseDto"];
+                };
+            };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Missing or invalid credentials (`Unauthenticated.`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Missing ability, feature not in plan, or role too low */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Validation failed; `errors` names each field */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorDto"];
+                };
+            };
+        };
+    };
+    Reports_responseTimesCsv: {
+        parameters: {
+            query: {
+                /** @description First day, in the time zone */
+                from: string;
+                /** @description Last day (included), at most 366 days */
+                to: string;
+                /** @description Only this site's conversations, in its time zone (else the first site's zone) */
+                site_id?: number;
+                /** @description Only chats assigned to this agent */
+                agent_id?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The report as CSV (RFC 4180), sent as an attachment */
+            200: {
+                headers: {
+                    "Content-Disposition"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                };
+            };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Missing or invalid credentials (`Unauthenticated.`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Missing ability, feature not in plan, or role too low */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Validation failed; `errors` names each field */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": components["schemas"]["ValidationErrorDto"];
+                };
+            };
+        };
+    };
+    Search_find: {
+        parameters: {
+            query: {
+                page?: number;
+                per_page?: number;
+                /** @description Messages: every word, as a word prefix; visitors (name, email, phone) and tickets (number, subject): the text anywhere, any case */
+                q: string;
+                type?: "messages" | "visitors" | "tickets";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SearchPageDto"];
+                };
+            };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
             /** @description Missing or invalid credentials (`Unauthenticated.`) */
             401: {
                 headers: {
@@ -5387,6 +7975,15 @@ export interface operations {
                     "application/json": components["schemas"]["SiteListResponseDto"];
                 };
             };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
             /** @description Missing or invalid credentials (`Unauthenticated.`) */
             401: {
                 headers: {
@@ -5403,6 +8000,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Validation failed; `errors` names each field. Any route: a query parameter, header or body field holding a NUL character or a lone surrogate */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorDto"];
                 };
             };
         };
@@ -5426,6 +8032,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["SiteResponseDto"];
+                };
+            };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
                 };
             };
             /** @description Missing or invalid credentials (`Unauthenticated.`) */
@@ -5476,6 +8091,15 @@ export interface operations {
                     "application/json": components["schemas"]["SiteResponseDto"];
                 };
             };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
             /** @description Missing or invalid credentials (`Unauthenticated.`) */
             401: {
                 headers: {
@@ -5503,6 +8127,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDto"];
                 };
             };
+            /** @description Validation failed; `errors` names each field. Any route: a query parameter, header or body field holding a NUL character or a lone surrogate */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorDto"];
+                };
+            };
         };
     };
     Sites_update: {
@@ -5526,6 +8159,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["SiteResponseDto"];
+                };
+            };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
                 };
             };
             /** @description Missing or invalid credentials (`Unauthenticated.`) */
@@ -5585,6 +8227,15 @@ export interface operations {
                     "application/json": components["schemas"]["DataLookupResponseDto"];
                 };
             };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
             /** @description Missing or invalid credentials (`Unauthenticated.`) */
             401: {
                 headers: {
@@ -5612,6 +8263,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDto"];
                 };
             };
+            /** @description Validation failed; `errors` names each field. Any route: a query parameter, header or body field holding a NUL character or a lone surrogate */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorDto"];
+                };
+            };
         };
     };
     DataLookup_put: {
@@ -5635,6 +8295,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["DataLookupResponseDto"];
+                };
+            };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
                 };
             };
             /** @description Missing or invalid credentials (`Unauthenticated.`) */
@@ -5694,6 +8363,15 @@ export interface operations {
                     "application/json": components["schemas"]["DataLookupTestResponseDto"];
                 };
             };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
             /** @description Missing or invalid credentials (`Unauthenticated.`) */
             401: {
                 headers: {
@@ -5749,6 +8427,15 @@ export interface operations {
                     "application/json": components["schemas"]["AgentListResponseDto"];
                 };
             };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
             /** @description Missing or invalid credentials (`Unauthenticated.`) */
             401: {
                 headers: {
@@ -5765,6 +8452,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Validation failed; `errors` names each field. Any route: a query parameter, header or body field holding a NUL character or a lone surrogate */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorDto"];
                 };
             };
         };
@@ -5788,6 +8484,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["AgentResponseDto"];
+                };
+            };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
                 };
             };
             /** @description Missing or invalid credentials (`Unauthenticated.`) */
@@ -5838,6 +8543,15 @@ export interface operations {
                     "application/json": components["schemas"]["EnvelopeDto"];
                 };
             };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
             /** @description Missing or invalid credentials (`Unauthenticated.`) */
             401: {
                 headers: {
@@ -5874,6 +8588,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDto"];
                 };
             };
+            /** @description Validation failed; `errors` names each field. Any route: a query parameter, header or body field holding a NUL character or a lone surrogate */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorDto"];
+                };
+            };
         };
     };
     Team_update: {
@@ -5897,6 +8620,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["AgentResponseDto"];
+                };
+            };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
                 };
             };
             /** @description Missing or invalid credentials (`Unauthenticated.`) */
@@ -5946,6 +8678,8 @@ export interface operations {
                 priority?: "low" | "normal" | "high" | "urgent";
                 /** @description Tickets assigned to this agent */
                 assigned_agent_id?: number;
+                /** @description Text found in the ticket number or the subject (any case) */
+                q?: string;
             };
             header?: never;
             path?: never;
@@ -5959,6 +8693,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["AgentTicketPageDto"];
+                };
+            };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
                 };
             };
             /** @description Missing or invalid credentials (`Unauthenticated.`) */
@@ -6011,6 +8754,15 @@ export interface operations {
                     "application/json": components["schemas"]["AgentTicketResponseDto"];
                 };
             };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
             /** @description Missing or invalid credentials (`Unauthenticated.`) */
             401: {
                 headers: {
@@ -6059,6 +8811,15 @@ export interface operations {
                     "application/json": components["schemas"]["AgentTicketResponseDto"];
                 };
             };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
             /** @description Missing or invalid credentials (`Unauthenticated.`) */
             401: {
                 headers: {
@@ -6086,6 +8847,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDto"];
                 };
             };
+            /** @description Validation failed; `errors` names each field. Any route: a query parameter, header or body field holding a NUL character or a lone surrogate */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorDto"];
+                };
+            };
         };
     };
     AgentTickets_update: {
@@ -6109,6 +8879,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["AgentTicketResponseDto"];
+                };
+            };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
                 };
             };
             /** @description Missing or invalid credentials (`Unauthenticated.`) */
@@ -6172,6 +8951,15 @@ export interface operations {
                     "application/json": components["schemas"]["AgentTicketCommentResponseDto"];
                 };
             };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
             /** @description Missing or invalid credentials (`Unauthenticated.`) */
             401: {
                 headers: {
@@ -6227,6 +9015,15 @@ export interface operations {
                     "application/json": components["schemas"]["TrustedLoginStatusResponseDto"];
                 };
             };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
             /** @description Missing or invalid credentials (`Unauthenticated.`) */
             401: {
                 headers: {
@@ -6243,6 +9040,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Validation failed; `errors` names each field. Any route: a query parameter, header or body field holding a NUL character or a lone surrogate */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorDto"];
                 };
             };
         };
@@ -6266,6 +9072,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["TrustedLoginStatusResponseDto"];
+                };
+            };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
                 };
             };
             /** @description Missing or invalid credentials (`Unauthenticated.`) */
@@ -6314,6 +9129,15 @@ export interface operations {
                     "application/json": components["schemas"]["TrustedLoginSecretResponseDto"];
                 };
             };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
             /** @description Missing or invalid credentials (`Unauthenticated.`) */
             401: {
                 headers: {
@@ -6330,6 +9154,81 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Validation failed; `errors` names each field. Any route: a query parameter, header or body field holding a NUL character or a lone surrogate */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorDto"];
+                };
+            };
+        };
+    };
+    VisitorPanel_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                visitor: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["VisitorPanelResponseDto"];
+                };
+            };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Missing or invalid credentials (`Unauthenticated.`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Missing ability, feature not in plan, or role too low */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Not found, or owned by another organization (`Not found.`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Validation failed; `errors` names each field. Any route: a query parameter, header or body field holding a NUL character or a lone surrogate */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorDto"];
                 };
             };
         };
@@ -6352,6 +9251,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["WebhookEndpointPageDto"];
+                };
+            };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
                 };
             };
             /** @description Missing or invalid credentials (`Unauthenticated.`) */
@@ -6402,6 +9310,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["WebhookCreatedResponseDto"];
+                };
+            };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
                 };
             };
             /** @description Missing or invalid credentials (`Unauthenticated.`) */
@@ -6461,6 +9378,15 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookEndpointResponseDto"];
                 };
             };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
             /** @description Missing or invalid credentials (`Unauthenticated.`) */
             401: {
                 headers: {
@@ -6486,6 +9412,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Validation failed; `errors` names each field. Any route: a query parameter, header or body field holding a NUL character or a lone surrogate */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorDto"];
                 };
             };
         };
@@ -6509,6 +9444,15 @@ export interface operations {
                     "application/json": components["schemas"]["EnvelopeDto"];
                 };
             };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
             /** @description Missing or invalid credentials (`Unauthenticated.`) */
             401: {
                 headers: {
@@ -6534,6 +9478,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Validation failed; `errors` names each field. Any route: a query parameter, header or body field holding a NUL character or a lone surrogate */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorDto"];
                 };
             };
         };
@@ -6559,6 +9512,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["WebhookEndpointResponseDto"];
+                };
+            };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
                 };
             };
             /** @description Missing or invalid credentials (`Unauthenticated.`) */
@@ -6621,6 +9583,15 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookDeliveryPageDto"];
                 };
             };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
             /** @description Missing or invalid credentials (`Unauthenticated.`) */
             401: {
                 headers: {
@@ -6679,6 +9650,15 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookDeliveryResponseDto"];
                 };
             };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
             /** @description Missing or invalid credentials (`Unauthenticated.`) */
             401: {
                 headers: {
@@ -6715,6 +9695,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDto"];
                 };
             };
+            /** @description Validation failed; `errors` names each field. Any route: a query parameter, header or body field holding a NUL character or a lone surrogate */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorDto"];
+                };
+            };
         };
     };
     Webhooks_test: {
@@ -6734,6 +9723,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["WebhookDeliveryResponseDto"];
+                };
+            };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
                 };
             };
             /** @description Missing or invalid credentials (`Unauthenticated.`) */
@@ -6763,6 +9761,86 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDto"];
                 };
             };
+            /** @description Validation failed; `errors` names each field. Any route: a query parameter, header or body field holding a NUL character or a lone surrogate */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorDto"];
+                };
+            };
+        };
+    };
+    AttachmentDownloads_download: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The unguessable part of the attachment `url` */
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The file */
+            200: {
+                headers: {
+                    "Cache-Control"?: string;
+                    /** @description `inline` for images, `attachment` for every other type, with the file name */
+                    "Content-Disposition"?: string;
+                    "Content-Length"?: number;
+                    /** @description Nothing in the file may run or load anything */
+                    "Content-Security-Policy"?: string;
+                    "X-Content-Type-Options"?: "nosniff";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/msword": string;
+                    "application/pdf": string;
+                    "application/vnd.ms-excel": string;
+                    "application/vnd.oasis.opendocument.spreadsheet": string;
+                    "application/vnd.oasis.opendocument.text": string;
+                    "application/vnd.openxmlformats-officedocument.presentationml.presentation": string;
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": string;
+                    "application/vnd.openxmlformats-officedocument.wordprocessingml.document": string;
+                    "application/zip": string;
+                    "image/gif": string;
+                    "image/jpeg": string;
+                    "image/png": string;
+                    "image/webp": string;
+                    "text/csv": string;
+                    "text/plain": string;
+                };
+            };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Not found, or owned by another organization (`Not found.`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Validation failed; `errors` names each field. Any route: a query parameter, header or body field holding a NUL character or a lone surrogate */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorDto"];
+                };
+            };
         };
     };
     PublicAgents_list: {
@@ -6784,6 +9862,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["AgentPageDto"];
+                };
+            };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
                 };
             };
             /** @description Missing or invalid credentials (`Unauthenticated.`) */
@@ -6843,6 +9930,15 @@ export interface operations {
                     "application/json": components["schemas"]["AgentDetailResponseDto"];
                 };
             };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
             /** @description Missing or invalid credentials (`Unauthenticated.`) */
             401: {
                 headers: {
@@ -6868,6 +9964,112 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Validation failed; `errors` names each field. Any route: a query parameter, header or body field holding a NUL character or a lone surrogate */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorDto"];
+                };
+            };
+            /** @description Rate limit exceeded (`Too Many Attempts.`) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+        };
+    };
+    AttachmentUploads_publicApi: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Up to 255 characters. The first response is kept 24 hours and replayed with Idempotent-Replayed: true. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description One file in the multipart field `file` */
+        requestBody: {
+            content: {
+                "multipart/form-data": {
+                    /** Format: binary */
+                    file: string;
+                };
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AttachmentResponseDto"];
+                };
+            };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Missing or invalid credentials (`Unauthenticated.`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Missing ability, feature not in plan, or role too low */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description A request with this Idempotency-Key is still running */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /**
+             * @description Validation failed; `errors` names each field
+             *
+             *     Validation failed; `errors` names each field
+             */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorDto"];
                 };
             };
             /** @description Rate limit exceeded (`Too Many Attempts.`) */
@@ -6901,6 +10103,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ConversationPageDto"];
+                };
+            };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
                 };
             };
             /** @description Missing or invalid credentials (`Unauthenticated.`) */
@@ -6960,6 +10171,15 @@ export interface operations {
                     "application/json": components["schemas"]["ConversationDetailResponseDto"];
                 };
             };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
             /** @description Missing or invalid credentials (`Unauthenticated.`) */
             401: {
                 headers: {
@@ -6985,6 +10205,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Validation failed; `errors` names each field. Any route: a query parameter, header or body field holding a NUL character or a lone surrogate */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorDto"];
                 };
             };
             /** @description Rate limit exceeded (`Too Many Attempts.`) */
@@ -7022,6 +10251,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ConversationClosedResponseDto"];
+                };
+            };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
                 };
             };
             /** @description Missing or invalid credentials (`Unauthenticated.`) */
@@ -7106,6 +10344,15 @@ export interface operations {
                     "application/json": components["schemas"]["MessagePageDto"];
                 };
             };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
             /** @description Missing or invalid credentials (`Unauthenticated.`) */
             401: {
                 headers: {
@@ -7177,6 +10424,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["MessageCreatedResponseDto"];
+                };
+            };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
                 };
             };
             /** @description Missing or invalid credentials (`Unauthenticated.`) */
@@ -7260,6 +10516,15 @@ export interface operations {
                     "application/json": components["schemas"]["MeDto"];
                 };
             };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
             /** @description Missing or invalid credentials (`Unauthenticated.`) */
             401: {
                 headers: {
@@ -7267,6 +10532,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Validation failed; `errors` names each field. Any route: a query parameter, header or body field holding a NUL character or a lone surrogate */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorDto"];
                 };
             };
             /** @description Rate limit exceeded (`Too Many Attempts.`) */
@@ -7299,6 +10573,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["SitePageDto"];
+                };
+            };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
                 };
             };
             /** @description Missing or invalid credentials (`Unauthenticated.`) */
@@ -7358,6 +10641,15 @@ export interface operations {
                     "application/json": components["schemas"]["SiteDetailResponseDto"];
                 };
             };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
             /** @description Missing or invalid credentials (`Unauthenticated.`) */
             401: {
                 headers: {
@@ -7383,6 +10675,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Validation failed; `errors` names each field. Any route: a query parameter, header or body field holding a NUL character or a lone surrogate */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorDto"];
                 };
             };
             /** @description Rate limit exceeded (`Too Many Attempts.`) */
@@ -7416,6 +10717,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["TicketPageDto"];
+                };
+            };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
                 };
             };
             /** @description Missing or invalid credentials (`Unauthenticated.`) */
@@ -7478,6 +10788,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["TicketCreatedResponseDto"];
+                };
+            };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
                 };
             };
             /** @description Missing or invalid credentials (`Unauthenticated.`) */
@@ -7550,6 +10869,15 @@ export interface operations {
                     "application/json": components["schemas"]["TicketDetailResponseDto"];
                 };
             };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
             /** @description Missing or invalid credentials (`Unauthenticated.`) */
             401: {
                 headers: {
@@ -7575,6 +10903,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Validation failed; `errors` names each field. Any route: a query parameter, header or body field holding a NUL character or a lone surrogate */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorDto"];
                 };
             };
             /** @description Rate limit exceeded (`Too Many Attempts.`) */
@@ -7612,6 +10949,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["TicketStatusResponseDto"];
+                };
+            };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
                 };
             };
             /** @description Missing or invalid credentials (`Unauthenticated.`) */
@@ -7697,6 +11043,15 @@ export interface operations {
                     "application/json": components["schemas"]["VisitorPageDto"];
                 };
             };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
             /** @description Missing or invalid credentials (`Unauthenticated.`) */
             401: {
                 headers: {
@@ -7754,6 +11109,15 @@ export interface operations {
                     "application/json": components["schemas"]["VisitorDetailResponseDto"];
                 };
             };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
             /** @description Missing or invalid credentials (`Unauthenticated.`) */
             401: {
                 headers: {
@@ -7779,6 +11143,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Validation failed; `errors` names each field. Any route: a query parameter, header or body field holding a NUL character or a lone surrogate */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorDto"];
                 };
             };
             /** @description Rate limit exceeded (`Too Many Attempts.`) */
@@ -7811,6 +11184,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["TrustedLoginResponseDto"];
+                };
+            };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
                 };
             };
             /** @description Missing or invalid credentials (`Unauthenticated.`) */
@@ -7897,6 +11279,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["AccountLoginResponseDto"];
+                };
+            };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
                 };
             };
             /** @description Missing or invalid credentials (`Unauthenticated.`) */
@@ -7989,6 +11380,15 @@ export interface operations {
                     "application/json": components["schemas"]["VerifyOtpResponseDto"];
                 };
             };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
             /** @description Missing or invalid credentials (`Unauthenticated.`) */
             401: {
                 headers: {
@@ -8075,6 +11475,15 @@ export interface operations {
                     "application/json": components["schemas"]["AccountLogoutResponseDto"];
                 };
             };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
             /** @description Missing or invalid credentials (`Unauthenticated.`) */
             401: {
                 headers: {
@@ -8152,6 +11561,15 @@ export interface operations {
                     "application/json": components["schemas"]["AvailabilityResponseDto"];
                 };
             };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
             /** @description Subscription expired past the grace period */
             402: {
                 headers: {
@@ -8220,6 +11638,15 @@ export interface operations {
                     "application/json": components["schemas"]["BookingResponseDto"];
                 };
             };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
             /** @description Missing or invalid credentials (`Unauthenticated.`) */
             401: {
                 headers: {
@@ -8285,6 +11712,110 @@ export interface operations {
             };
         };
     };
+    AttachmentUploads_widget: {
+        parameters: {
+            query?: {
+                /** @description Without a session token */
+                visitor_uid?: unknown;
+                /** @description Without a session token */
+                widget_key?: unknown;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description One file in the multipart field `file` */
+        requestBody: {
+            content: {
+                "multipart/form-data": {
+                    /** Format: binary */
+                    file: string;
+                };
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AttachmentResponseDto"];
+                };
+            };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Missing or invalid credentials (`Unauthenticated.`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Subscription expired past the grace period */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Missing ability, feature not in plan, or role too low */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Not found, or owned by another organization (`Not found.`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Validation failed; `errors` names each field */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorDto"];
+                };
+            };
+            /** @description Rate limit exceeded (`Too Many Attempts.`) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+        };
+    };
     WidgetConfig_config: {
         parameters: {
             query: {
@@ -8302,6 +11833,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["WidgetConfigResponseDto"];
+                };
+            };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
                 };
             };
             /** @description Subscription expired past the grace period */
@@ -8370,6 +11910,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["LookupPageResponseDto"];
+                };
+            };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
                 };
             };
             /** @description Missing or invalid credentials (`Unauthenticated.`) */
@@ -8467,6 +12016,15 @@ export interface operations {
                     "application/json": components["schemas"]["RowActionResponseDto"];
                 };
             };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
             /** @description Missing or invalid credentials (`Unauthenticated.`) */
             401: {
                 headers: {
@@ -8562,6 +12120,15 @@ export interface operations {
                     "application/json": components["schemas"]["ConversationEndedResponseDto"];
                 };
             };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
             /** @description Missing or invalid credentials (`Unauthenticated.`) */
             401: {
                 headers: {
@@ -8637,6 +12204,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["RecordSearchResponseDto"];
+                };
+            };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
                 };
             };
             /** @description Missing or invalid credentials (`Unauthenticated.`) */
@@ -8725,6 +12301,15 @@ export interface operations {
                     "application/json": components["schemas"]["WidgetInitResponseDto"];
                 };
             };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
             /** @description Subscription expired past the grace period */
             402: {
                 headers: {
@@ -8792,6 +12377,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ChatMessageListDto"];
+                };
+            };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
                 };
             };
             /** @description Missing or invalid credentials (`Unauthenticated.`) */
@@ -8871,6 +12465,101 @@ export interface operations {
                     "application/json": components["schemas"]["WidgetMessageCreatedResponseDto"];
                 };
             };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Missing or invalid credentials (`Unauthenticated.`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Subscription expired past the grace period */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Missing ability, feature not in plan, or role too low */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Not found, or owned by another organization (`Not found.`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Validation failed; `errors` names each field */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorDto"];
+                };
+            };
+            /** @description Rate limit exceeded (`Too Many Attempts.`) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+        };
+    };
+    Widget_offlineMessage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WidgetOfflineMessageDto"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WidgetTicketResponseDto"];
+                };
+            };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
             /** @description Missing or invalid credentials (`Unauthenticated.`) */
             401: {
                 headers: {
@@ -8948,6 +12637,101 @@ export interface operations {
                     "application/json": components["schemas"]["VisitorProfileResponseDto"];
                 };
             };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Missing or invalid credentials (`Unauthenticated.`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Subscription expired past the grace period */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Missing ability, feature not in plan, or role too low */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Not found, or owned by another organization (`Not found.`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Validation failed; `errors` names each field */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorDto"];
+                };
+            };
+            /** @description Rate limit exceeded (`Too Many Attempts.`) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+        };
+    };
+    Widget_read: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WidgetReadDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WidgetReadResponseDto"];
+                };
+            };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
             /** @description Missing or invalid credentials (`Unauthenticated.`) */
             401: {
                 headers: {
@@ -9023,6 +12807,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ReviewResponseDto"];
+                };
+            };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
                 };
             };
             /** @description Missing or invalid credentials (`Unauthenticated.`) */
@@ -9111,6 +12904,15 @@ export interface operations {
                     "application/json": components["schemas"]["WidgetTicketResponseDto"];
                 };
             };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
             /** @description Missing or invalid credentials (`Unauthenticated.`) */
             401: {
                 headers: {
@@ -9184,6 +12986,24 @@ export interface operations {
                     "application/json": components["schemas"]["LiveDto"];
                 };
             };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Validation failed; `errors` names each field. Any route: a query parameter, header or body field holding a NUL character or a lone surrogate */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorDto"];
+                };
+            };
         };
     };
     Health_ready: {
@@ -9201,6 +13021,24 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ReadyDto"];
+                };
+            };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Validation failed; `errors` names each field. Any route: a query parameter, header or body field holding a NUL character or a lone surrogate */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorDto"];
                 };
             };
             /** @description The database or the queue is down */
@@ -9229,6 +13067,24 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["StatusDto"];
+                };
+            };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Validation failed; `errors` names each field. Any route: a query parameter, header or body field holding a NUL character or a lone surrogate */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorDto"];
                 };
             };
         };
