@@ -1,6 +1,7 @@
 import type { FrameLocator, Page } from 'playwright-core';
 import type { Pool } from 'pg';
-import { registerOrganization, type Registered } from '../factories/identity';
+import request from 'supertest';
+import { registerOrganization as register, type Registered } from '../factories/identity';
 import { type AppProcess, startApp } from '../utils/app-process';
 import {
   browserAvailable,
@@ -20,6 +21,17 @@ import {
 import { codeOf, type SmtpCapture, startSmtp } from '../utils/smtp';
 
 const describeIfBrowser = browserAvailable() ? describe : describe.skip;
+
+/** A new organization whose owner is online (else the widget offers the offline form). */
+async function registerOrganization(appUrl: string, name?: string): Promise<Registered> {
+  const org = await register(appUrl, name);
+  await request(appUrl)
+    .patch('/api/agent/presence')
+    .set('Authorization', `Bearer ${org.token}`)
+    .send({ status: 'online' })
+    .expect(200);
+  return org;
+}
 
 /**
  * The widget's account features in a real browser: login with the code mailed through a real SMTP

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import type { FrameLocator, Page } from 'playwright-core';
 import request from 'supertest';
-import { registerOrganization, type Registered } from '../factories/identity';
+import { registerOrganization as register, type Registered } from '../factories/identity';
 import { type AppProcess, eventually, startApp } from '../utils/app-process';
 import {
   browserAvailable,
@@ -16,6 +16,17 @@ import { createTestDatabase, dropTestDatabase, pool } from '../utils/database';
 import { connect, type TestSocket } from '../utils/sockets';
 
 const describeIfBrowser = browserAvailable() ? describe : describe.skip;
+
+/** A new organization whose owner is online (else the widget offers the offline form). */
+async function registerOrganization(appUrl: string, name?: string): Promise<Registered> {
+  const org = await register(appUrl, name);
+  await request(appUrl)
+    .patch('/api/agent/presence')
+    .set('Authorization', `Bearer ${org.token}`)
+    .send({ status: 'online' })
+    .expect(200);
+  return org;
+}
 
 // The queue stub a site puts before the snippet: calls made before widget.js runs are kept.
 const STUB = `<script>window.SupportChat=window.SupportChat||function(){(SupportChat.q=SupportChat.q||[]).push(arguments)};
@@ -36,6 +47,12 @@ interface Browser {
   };
   document: { activeElement: unknown };
 }
+
+// A 1×1 PNG.
+const PNG = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==',
+  'base64',
+);
 
 interface ChatMessage {
   id: number;
@@ -461,6 +478,97 @@ describeIfBrowser('the chat widget on a host page of another origin', () => {
     } finally {
       await tab.close();
       await site.close();
+    }
+  });
+
+  it('sends and receives attachments: an image from the visitor previewed, a document from the agent to download, a refused type explained', async () => {
+    const org = await registerOrganization(app.url);
+    const agent = await connect(service, '/agent', org.token);
+    const host = await openHost(org);
+    try {
+      const { page } = host;
+      await page.getByRole('button', { name: 'Open chat' }).click({ timeout: 15_000 });
+      const frame = frameOf(page);
+      await frame.getByRole('textbox', { name: 'Message' }).waitFor({ timeout: 15_000 });
+      await frame
+        .getByLabel('Attach a file')
+        .setInputFiles({ name: 'receipt.png', mimeType: 'image/png', buffer: PNG });
+      await frame.getByRole('button', { name: 'Remove receipt.png' }).waitFor();
+      await frame.getByRole('button', { name: 'Send' }).click();
+      const sent = await agent.next<
+        ChatMessage & { attachments: { file_name: string; url: string }[] }
+      >('message.created', (m) => m.sender_type === 'visitor');
+      expect(sent.attachments.map((a) => a.file_name)).toEqual(['receipt.png']);
+      const log = frame.getByRole('log', { name: 'Messages' });
+      const preview = log.getByRole('img', { name: 'receipt.png' });
+      await preview.waitFor();
+      // The preview shows the file at its download address (this app's PUBLIC_URL is
+      // `localhost` while the browser uses 127.0.0.1, so the frame's CSP keeps the bytes out here).
+      expect(await preview.getAttribute('src')).toBe(sent.attachments[0].url);
+
+      // The agent sends a PDF back; the visitor gets a download link.
+      const upload = await request(app.url)
+        .post('/api/agent/attachments')
+        .set('Authorization', `Bearer ${org.token}`)
+        .attach('file', Buffer.from('%PDF-1.4\n%%EOF\n'), {
+          filename: 'invoice.pdf',
+          contentType: 'application/pdf',
+        })
+        .expect(201);
+      await request(app.url)
+        .post(`/api/agent/conversations/${sent.conversation_id}/messages`)
+        .set('Authorization', `Bearer ${org.token}`)
+        .send({ body: 'Your invoice.', attachment_ids: [upload.body.data.id] })
+        .expect(201);
+      const link = log.getByRole('link', { name: 'Download invoice.pdf' });
+      await link.waitFor();
+      const href = await link.getAttribute('href');
+      const file = await fetch(`${service}${new URL(href!).pathname}`);
+      expect(file.status).toBe(200);
+      expect(file.headers.get('content-disposition')).toContain('invoice.pdf');
+      expect(file.headers.get('x-content-type-options')).toBe('nosniff');
+
+      // A file of a refused type is explained, not sent.
+      await frame.getByLabel('Attach a file').setInputFiles({
+        name: 'tool.exe',
+        mimeType: 'application/octet-stream',
+        buffer: Buffer.from('MZ'),
+      });
+      await frame.getByRole('alert').waitFor();
+      expect(await frame.getByRole('alert').textContent()).toContain('not accepted');
+    } finally {
+      agent.close();
+      await host.close();
+    }
+  });
+
+  it('says nobody is online and turns the message into a ticket the visitor sees confirmed', async () => {
+    const org = await register(app.url);
+    const host = await openHost(org);
+    try {
+      const { page } = host;
+      await page.getByRole('button', { name: 'Open chat' }).click({ timeout: 15_000 });
+      const frame = frameOf(page);
+      await frame.getByText('We are away right now').waitFor({ timeout: 15_000 });
+      expect(await frame.getByRole('textbox', { name: 'Message', exact: true }).count()).toBe(0);
+      await frame.getByRole('textbox', { name: 'Name' }).fill('Ada Lovelace');
+      await frame.getByRole('textbox', { name: 'Email' }).fill('ada@example.com');
+      await frame
+        .getByRole('textbox', { name: 'Your message' })
+        .fill('Do you ship to Norway?\nThanks!');
+      await frame.getByRole('button', { name: 'Leave a message' }).click();
+      const done = frame.getByRole('status').filter({ hasText: 'Your message is ticket' });
+      await done.waitFor();
+      const number = /ticket (\S+)\. /.exec((await done.textContent()) ?? '')?.[1];
+      const { rows } = await db.query(
+        'SELECT source, subject, customer_email FROM tickets WHERE ticket_number = $1',
+        [number],
+      );
+      expect(rows).toEqual([
+        { source: 'widget', subject: 'Do you ship to Norway?', customer_email: 'ada@example.com' },
+      ]);
+    } finally {
+      await host.close();
     }
   });
 

@@ -29,3 +29,20 @@ export function setSessionToken(token: string): void {
 export function getSessionToken(): string {
   return sessionToken;
 }
+
+export type Attachment = Schemas['AttachmentDto'];
+
+/** Uploads one file (multipart field `file`); the answer's `id` goes into a message. */
+export function uploadAttachment(file: File): Promise<{ data: Attachment }> {
+  return unwrap(
+    api.POST('/api/widget/attachments', {
+      // The generated type calls the binary part a string; the body is serialized as a form.
+      body: { file: file as unknown as string },
+      bodySerializer: (body) => {
+        const form = new FormData();
+        form.append('file', (body as unknown as { file: File }).file);
+        return form;
+      },
+    }),
+  );
+}

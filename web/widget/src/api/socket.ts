@@ -20,7 +20,10 @@ export interface Ack<T = Record<string, unknown>> {
 }
 
 export interface ClientEvents {
-  message: (payload: { body: string }, ack: (answer: Ack<ChatMessage>) => void) => void;
+  message: (
+    payload: { body: string; attachment_ids?: number[] },
+    ack: (answer: Ack<ChatMessage>) => void,
+  ) => void;
   typing: (payload: { is_typing: boolean }, ack: (answer: Ack) => void) => void;
   read: (payload: { conversation_id: number; message_id: number }, ack: (a: Ack) => void) => void;
   sync: (payload: { after_id: number }, ack: (answer: Ack<ChatMessage[]>) => void) => void;

@@ -17,8 +17,13 @@ export function Attachments({ items }: { items: Record<string, unknown>[] }) {
           {file.content_type.startsWith('image/') && (
             <img src={file.url} alt={file.file_name} loading="lazy" class="preview" />
           )}
-          <a href={file.url} download={file.file_name} target="_blank" rel="noopener noreferrer">
-            <span class="sr-only">{t('attach.download', { name: '' })}</span>
+          <a
+            href={file.url}
+            download={file.file_name}
+            target="_blank"
+            rel="noopener noreferrer"
+            aria-label={t('attach.download', { name: file.file_name })}
+          >
             {file.file_name} <span class="size">({size(Number(file.size) || 0)})</span>
           </a>
         </li>

@@ -14,6 +14,9 @@ export interface PendingMessage {
   clientId: string;
   body: string;
   state: 'sending' | 'failed';
+  /** Uploaded files sent with it (their ids, and names to show meanwhile). */
+  attachmentIds?: number[];
+  fileNames?: string[];
 }
 
 export interface ChatState {
@@ -31,7 +34,13 @@ export interface ChatState {
 
 export type ChatAction =
   | { type: 'received'; messages: Message[] }
-  | { type: 'sending'; clientId: string; body: string }
+  | {
+      type: 'sending';
+      clientId: string;
+      body: string;
+      attachmentIds?: number[];
+      fileNames?: string[];
+    }
   | { type: 'sent'; clientId: string; message: Message }
   | { type: 'failed'; clientId: string }
   | { type: 'retrying'; clientId: string }

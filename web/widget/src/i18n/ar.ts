@@ -72,6 +72,9 @@ const catalog: Catalog = {
   'error.generic': 'حدث خطأ ما. يرجى المحاولة مرة أخرى.',
   'attach.add': 'إرفاق ملف',
   'attach.download': 'تنزيل {name}',
+  'attach.remove': 'إزالة {name}',
+  'attach.uploading': 'جارٍ الرفع…',
+  'attach.too_big': '{name} كبير جدًا (10 ميغابايت كحد أقصى).',
 };
 
 export default catalog;

@@ -73,6 +73,9 @@ const catalog: Catalog = {
   'error.generic': 'Etwas ist schiefgelaufen. Bitte versuchen Sie es erneut.',
   'attach.add': 'Datei anhängen',
   'attach.download': '{name} herunterladen',
+  'attach.remove': '{name} entfernen',
+  'attach.uploading': 'Wird hochgeladen…',
+  'attach.too_big': '{name} ist zu groß (höchstens 10 MB).',
 };
 
 export default catalog;

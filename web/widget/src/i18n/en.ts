@@ -70,6 +70,9 @@ export const en = {
   'error.generic': 'Something went wrong. Please try again.',
   'attach.add': 'Attach a file',
   'attach.download': 'Download {name}',
+  'attach.remove': 'Remove {name}',
+  'attach.uploading': 'Uploading…',
+  'attach.too_big': '{name} is too large (at most 10 MB).',
 };
 
 export type MessageKey = keyof typeof en;

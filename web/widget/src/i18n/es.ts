@@ -72,6 +72,9 @@ const catalog: Catalog = {
   'error.generic': 'Algo salió mal. Inténtalo de nuevo.',
   'attach.add': 'Adjuntar un archivo',
   'attach.download': 'Descargar {name}',
+  'attach.remove': 'Quitar {name}',
+  'attach.uploading': 'Subiendo…',
+  'attach.too_big': '{name} es demasiado grande (máximo 10 MB).',
 };
 
 export default catalog;

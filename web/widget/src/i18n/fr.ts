@@ -72,6 +72,9 @@ const catalog: Catalog = {
   'error.generic': 'Une erreur est survenue. Veuillez réessayer.',
   'attach.add': 'Joindre un fichier',
   'attach.download': 'Télécharger {name}',
+  'attach.remove': 'Retirer {name}',
+  'attach.uploading': 'Envoi du fichier…',
+  'attach.too_big': '{name} est trop volumineux (10 Mo au maximum).',
 };
 
 export default catalog;

@@ -72,6 +72,9 @@ const catalog: Catalog = {
   'error.generic': 'Algo deu errado. Tente novamente.',
   'attach.add': 'Anexar um arquivo',
   'attach.download': 'Baixar {name}',
+  'attach.remove': 'Remover {name}',
+  'attach.uploading': 'Enviando arquivo…',
+  'attach.too_big': '{name} é grande demais (no máximo 10 MB).',
 };
 
 export default catalog;

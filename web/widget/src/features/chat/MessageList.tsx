@@ -57,7 +57,12 @@ export function MessageList(props: {
           <div key={p.clientId} class="msg mine pending">
             <span class="sr-only">{t('chat.you')}: </span>
             <div class="bubble">
-              <p class="text">{p.body}</p>
+              {p.body && <p class="text">{p.body}</p>}
+              {p.fileNames?.map((name) => (
+                <p key={name} class="text">
+                  📎 {name}
+                </p>
+              ))}
             </div>
             <span class="meta">
               {p.state === 'sending' ? (

@@ -3,12 +3,6 @@ import { api, ApiError, unwrap, type VisitorProfile } from '../../api/client';
 import { Field } from '../../components/Field';
 import { t } from '../../i18n';
 
-/** A ticket subject from a free message: its first line, at most 80 characters. */
-export function subjectOf(message: string): string {
-  const line = message.trim().split(/\r?\n/)[0].replace(/\s+/g, ' ').trim();
-  return line.length > 80 ? `${line.slice(0, 79).trimEnd()}…` : line;
-}
-
 /** Nobody online: the visitor leaves a message and an email; it becomes a ticket (`widget`). */
 export function OfflineForm(props: { profile: VisitorProfile }) {
   const [name, setName] = useState(props.profile.name);
@@ -29,16 +23,15 @@ export function OfflineForm(props: { profile: VisitorProfile }) {
     event.preventDefault();
     const missing: Record<string, string> = {};
     if (!email.trim()) missing.email = t('prechat.required');
-    if (!message.trim()) missing.description = t('prechat.required');
+    if (!message.trim()) missing.message = t('prechat.required');
     setErrors(missing);
     if (Object.keys(missing).length) return;
     setBusy(true);
     try {
       const answer = await unwrap(
-        api.POST('/api/widget/tickets', {
+        api.POST('/api/widget/offline-messages', {
           body: {
-            subject: subjectOf(message),
-            description: message.trim(),
+            message: message.trim(),
             email: email.trim(),
             ...(name.trim() ? { name: name.trim() } : {}),
           },
@@ -84,8 +77,8 @@ export function OfflineForm(props: { profile: VisitorProfile }) {
         multiline
         value={message}
         onInput={setMessage}
-        maxLength={10000}
-        error={errors.description}
+        maxLength={5000}
+        error={errors.message}
       />
       {errors.form && (
         <p class="error" role="alert">

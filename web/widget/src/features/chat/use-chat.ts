@@ -137,12 +137,15 @@ export function useChat(options: {
     );
   }, [open, unread, state.messages, widgetKey]);
 
-  const deliver = useCallback((clientId: string, body: string) => {
+  const deliver = useCallback((clientId: string, body: string, attachmentIds?: number[]) => {
     const socket = socketRef.current;
     if (!socket) return dispatch({ type: 'failed', clientId });
     socket
       .timeout(ACK_TIMEOUT_MS)
-      .emitWithAck('message', { body })
+      .emitWithAck(
+        'message',
+        attachmentIds?.length ? { body, attachment_ids: attachmentIds } : { body },
+      )
       .then((answer: Ack<ChatMessage>) => {
         if (answer.status && answer.data) {
           dispatch({ type: 'sent', clientId, message: answer.data });
@@ -152,11 +155,18 @@ export function useChat(options: {
   }, []);
 
   const send = useCallback(
-    (body: string) => {
+    (body: string, files: { id: number; file_name: string }[] = []) => {
       const clientId = `c${Date.now()}${Math.random().toString(36).slice(2, 8)}`;
       if (!session.firstMessageAt(widgetKey)) session.saveFirstMessageAt(widgetKey, Date.now());
-      dispatch({ type: 'sending', clientId, body });
-      deliver(clientId, body);
+      const attachmentIds = files.map((f) => f.id);
+      dispatch({
+        type: 'sending',
+        clientId,
+        body,
+        attachmentIds,
+        fileNames: files.map((f) => f.file_name),
+      });
+      deliver(clientId, body, attachmentIds);
       stopTyping.current();
     },
     [deliver, widgetKey],
@@ -167,7 +177,7 @@ export function useChat(options: {
       const pending = stateRef.current.pending.find((p) => p.clientId === clientId);
       if (!pending) return;
       dispatch({ type: 'retrying', clientId });
-      deliver(clientId, pending.body);
+      deliver(clientId, pending.body, pending.attachmentIds);
     },
     [deliver],
   );
