@@ -572,6 +572,43 @@ describeIfBrowser('the chat widget on a host page of another origin', () => {
     }
   });
 
+  it("takes its look from the site's appearance settings", async () => {
+    const org = await registerOrganization(app.url);
+    await request(app.url)
+      .patch(`/api/agent/sites/${org.site.id}`)
+      .set('Authorization', `Bearer ${org.token}`)
+      .send({
+        widget_settings: {
+          appearance: {
+            color: '#7c3aed',
+            position: 'left',
+            greeting: 'Welcome to Acme! Ask us about your order.',
+            launcher_label: 'Ask Acme',
+          },
+        },
+      })
+      .expect(200);
+    const host = await openHost(org);
+    try {
+      const { page } = host;
+      const launcher = page.getByRole('button', { name: 'Open chat' });
+      await page.getByText('Ask Acme').waitFor({ timeout: 15_000 });
+      expect(
+        await launcher.evaluate(
+          (el) => (globalThis as unknown as Browser).getComputedStyle(el).backgroundColor,
+        ),
+      ).toBe('rgb(124, 58, 237)');
+      expect((await launcher.boundingBox())!.x).toBeLessThan(100);
+      await launcher.click();
+      await frameOf(page)
+        .getByText('Welcome to Acme! Ask us about your order.')
+        .waitFor({ timeout: 15_000 });
+      expect((await page.locator('iframe[title="Chat"]').boundingBox())!.x).toBeLessThan(100);
+    } finally {
+      await host.close();
+    }
+  });
+
   it('fills the screen on a phone', async () => {
     const org = await registerOrganization(app.url);
     const phone = await launchBrowser({ viewport: { width: 390, height: 844 }, isMobile: true });
