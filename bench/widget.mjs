@@ -251,15 +251,24 @@ const results = await withCleanup(async (track) => {
   const db = await stack.startDatabase();
   track(() => db.stop());
   const url = await stack.createDatabase(db.adminUrl, 'bench_widget');
-  const org = stack.createOrganization(url);
   const port = await stack.freePort();
   const service = `http://127.0.0.1:${port}`;
   const server = await stack.startService(url, service, port);
   track(() => server.stop());
-  const login = await json(`${service}/api/agent/auth/login`, {
-    email: org.owner.email,
-    password: org.owner.password,
+  // Signed up over HTTP as an owner would; online, so the widget offers the chat.
+  const org = await json(`${service}/api/agent/auth/register`, {
+    organization_name: 'Acme Shop',
+    name: 'Olivia Owner',
+    email: `owner-${Date.now()}@bench.example`,
+    password: `pw-${Date.now()}-bench`,
   });
+  const login = { token: org.token };
+  const presence = await fetch(`${service}/api/agent/presence`, {
+    method: 'PATCH',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${org.token}` },
+    body: JSON.stringify({ status: 'online' }),
+  });
+  if (!presence.ok) throw new Error(`presence: ${presence.status}`);
 
   const browser = await chromium.launch({
     executablePath: CHROMIUM,
