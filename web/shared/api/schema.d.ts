@@ -7632,7 +7632,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "text/csv": components["schemas"]["ValidationErrorDto"];
+                    "application/json": components["schemas"]["ValidationErrorDto"];
                 };
             };
         };
@@ -7762,7 +7762,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "text/csv": components["schemas"]["ValidationErrorDto"];
+                    "application/json": components["schemas"]["ValidationErrorDto"];
                 };
             };
         };
@@ -7892,7 +7892,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "text/csv": components["schemas"]["ValidationErrorDto"];
+                    "application/json": components["schemas"]["ValidationErrorDto"];
                 };
             };
         };
