@@ -11,6 +11,12 @@ import { dataSourceOptions } from './database/data-source-options';
 import { DATABASE_RUNTIME, type DatabaseRuntime } from './database/database-runtime';
 import { RateLimitModule } from './common/rate-limit/rate-limit.module';
 import { AccountLoginModule } from './modules/account-login/account-login.module';
+import { AssignmentModule } from './modules/assignment/assignment.module';
+import { CannedResponsesModule } from './modules/canned-responses/canned-responses.module';
+import { LabelsModule } from './modules/labels/labels.module';
+import { ReportsModule } from './modules/reports/reports.module';
+import { SearchModule } from './modules/search/search.module';
+import { VisitorPanelModule } from './modules/visitor-panel/visitor-panel.module';
 import { AppointmentsModule } from './modules/appointments/appointments.module';
 import { AuthModule } from './modules/auth/auth.module';
 import { ConversationsModule } from './modules/conversations/conversations.module';
@@ -62,6 +68,12 @@ export class AppModule {
         WebhooksModule.forRoot({ workers }),
         DataLookupModule,
         AccountLoginModule.forRoot({ workers }),
+        CannedResponsesModule,
+        LabelsModule,
+        AssignmentModule,
+        SearchModule,
+        ReportsModule,
+        VisitorPanelModule,
         WebModule,
       ],
       providers: [

@@ -88,3 +88,12 @@ export async function pageOf<T>(
   ]);
   return { rows, total: Number(count[0].total) };
 }
+
+/** Whether a failed statement broke a unique index (PostgreSQL's 23505). */
+export function isUniqueViolation(error: unknown): boolean {
+  const failure = error as { code?: string; driverError?: { code?: string } } | null;
+  return failure?.code === '23505' || failure?.driverError?.code === '23505';
+}
+
+/** `%`, `_` and the escape character itself match literally inside a LIKE or ILIKE pattern. */
+export const escapeLike = (text: string): string => text.replace(/[\\%_]/g, (char) => `\\${char}`);

@@ -124,16 +124,19 @@ export class AgentsRepository {
     return rows.length > 0;
   }
 
-  /** Sets the agent's presence and when it was last seen. */
+  /** Sets the agent's presence and when it was last seen; also answers the status before. */
   async setPresence(
     organizationId: string,
     userId: string,
     status: 'online' | 'away' | 'offline',
-  ): Promise<{ status: string; last_seen_at: Date } | undefined> {
-    const rows = await sql<{ status: string; last_seen_at: Date }>(
-      this.dataSource,
-      `UPDATE users SET status = $3, last_seen_at = now()
-       WHERE organization_id = $1 AND id = $2 AND removed_at IS NULL RETURNING status, last_seen_at`,
+    manager?: EntityManager,
+  ): Promise<{ status: string; last_seen_at: Date; previous: string } | undefined> {
+    const rows = await sql<{ status: string; last_seen_at: Date; previous: string }>(
+      manager ?? this.dataSource,
+      `UPDATE users u SET status = $3, last_seen_at = now()
+       FROM (SELECT id, status FROM users WHERE id = $2 FOR UPDATE) p
+       WHERE u.organization_id = $1 AND u.id = $2 AND p.id = u.id AND u.removed_at IS NULL
+       RETURNING u.status, u.last_seen_at, p.status AS previous`,
       [organizationId, userId, status],
     );
     return rows[0];

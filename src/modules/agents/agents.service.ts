@@ -3,6 +3,7 @@ import { DataSource, type EntityManager } from 'typeorm';
 import type { AgentPrincipal, Role } from '../../common/auth/auth.types';
 import { hashPassword } from '../../common/crypto/secrets';
 import { AppError } from '../../common/errors/app-error';
+import { OutboxService } from '../outbox/outbox.service';
 import { AgentsRepository, type UserRow } from './agents.repository';
 
 const UNIQUE_VIOLATION = '23505';
@@ -17,6 +18,7 @@ export class AgentsService {
   constructor(
     private readonly agents: AgentsRepository,
     private readonly dataSource: DataSource,
+    private readonly outbox: OutboxService,
   ) {}
 
   async create(
@@ -144,7 +146,18 @@ export class AgentsService {
 
   /** Presence (`online`, `away`, `offline`) with `last_seen_at`; also set by the agent socket. */
   async setPresence(organizationId: string, userId: string, status: 'online' | 'away' | 'offline') {
-    const presence = await this.agents.setPresence(organizationId, userId, status);
+    const presence = await this.dataSource.transaction(async (manager) => {
+      const row = await this.agents.setPresence(organizationId, userId, status, manager);
+      if (row && row.status === 'online' && row.previous !== 'online') {
+        // Internal (no webhook): automatic assignment offers the waiting chats again.
+        await this.outbox.publish(manager, {
+          type: 'agent.online',
+          organizationId,
+          payload: { organization_id: Number(organizationId), agent_id: Number(userId) },
+        });
+      }
+      return row;
+    });
     if (!presence) throw AppError.notFound();
     return presence;
   }

@@ -13,8 +13,11 @@ import {
   AgentMessageListDto,
   AgentReplyDto,
   AssignDto,
+  ConversationMessagesQueryDto,
   ConversationResponseDto,
+  InboxPageDto,
   InboxQueryDto,
+  toInboxConversationDto,
   ReadDto,
   ReadResponseDto,
 } from './agent-conversations.dto';
@@ -22,12 +25,12 @@ import { messagePush } from './chat-pushes';
 import {
   ConversationClosedResponseDto,
   ConversationDetailResponseDto,
-  ConversationPageDto,
   MessageCreatedResponseDto,
   toConversationDetail,
   toConversationDto,
 } from './conversations.dto';
 import { type Actor, ConversationsService } from './conversations.service';
+import { InboxService } from './inbox.service';
 
 type Link = { path: string; query: Record<string, unknown> };
 
@@ -44,12 +47,19 @@ export class AgentConversationsController {
   constructor(
     private readonly conversations: ConversationsService,
     private readonly config: AppConfig,
+    private readonly inbox: InboxService,
   ) {}
 
   @Get('conversations')
   @Agent()
-  @ApiOperation({ summary: 'List conversations, newest first' })
-  @ApiOkResponse({ type: ConversationPageDto })
+  @ApiOperation({
+    summary: 'List conversations for the inbox views',
+    description:
+      'Mine (`assigned_agent_id=me`), Unassigned (`assigned_agent_id=none`), Missed or Closed ' +
+      '(`status`), by site or label; newest first or by latest activity (`sort=activity`). Each ' +
+      'item carries its labels, the last message and the unread count.',
+  })
+  @ApiOkResponse({ type: InboxPageDto })
   @ApiErrors(422)
   async list(
     @CurrentAgent() agent: AgentPrincipal,
@@ -57,16 +67,8 @@ export class AgentConversationsController {
     @ListLink() link: Link,
   ) {
     const page = pageRequest(query);
-    const { rows, total } = await this.conversations.page(
-      agent.organizationId,
-      {
-        status: query.status,
-        siteId: query.site_id,
-        assignedAgentId: query.unassigned ? 0 : query.assigned_agent_id,
-      },
-      page,
-    );
-    return paginate(rows.map(toConversationDto), total, page, this.config.publicUrl, link);
+    const { rows, total } = await this.inbox.list(agent, query, page);
+    return paginate(rows.map(toInboxConversationDto), total, page, this.config.publicUrl, link);
   }
 
   @Get('messages')
@@ -103,19 +105,28 @@ export class AgentConversationsController {
   @Get('conversations/:conversation/messages')
   @Agent()
   @ApiIdParam('conversation')
-  @ApiOperation({ summary: "A conversation's messages after an id, oldest first (at most 200)" })
+  @ApiOperation({
+    summary: "A conversation's messages after (or before) an id, oldest first (at most 200)",
+  })
   @ApiOkResponse({ type: AgentMessageListDto })
   @ApiErrors(404, 422)
   async conversationMessages(
     @CurrentAgent() agent: AgentPrincipal,
     @IdParam('conversation') id: string,
-    @Query() query: AfterQueryDto,
+    @Query() query: ConversationMessagesQueryDto,
   ) {
-    const rows = await this.conversations.messagesAfter(
-      agent.organizationId,
-      id,
-      String(query.after_id ?? 0),
-    );
+    const rows =
+      query.before_id === undefined
+        ? await this.conversations.messagesAfter(
+            agent.organizationId,
+            id,
+            String(query.after_id ?? 0),
+          )
+        : await this.conversations.messagesBefore(
+            agent.organizationId,
+            id,
+            String(query.before_id),
+          );
     return { data: rows.map(messagePush) };
   }
 

@@ -1,6 +1,8 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import {
   IsBoolean,
+  IsIn,
+  Matches,
   IsInt,
   IsNotEmpty,
   IsOptional,
@@ -8,18 +10,40 @@ import {
   MaxLength,
   Min,
 } from 'class-validator';
-import { QueryBoolean, QueryInt } from '../../common/http/pagination';
+import { PageMetaDto, QueryBoolean, QueryInt } from '../../common/http/pagination';
 import { EnvelopeDto } from '../../common/openapi/envelope.dto';
 import { ChatMessageDto } from '../messages/messages.dto';
-import { ConversationDto, ConversationQueryDto } from './conversations.dto';
+import { ConversationDto, ConversationQueryDto, toConversationDto } from './conversations.dto';
+import type { InboxRow } from './inbox.repository';
 
 export class InboxQueryDto extends ConversationQueryDto {
-  @ApiPropertyOptional({ type: Number, minimum: 1, description: 'Assigned to this agent' })
+  @ApiPropertyOptional({
+    type: String,
+    pattern: '^(me|none|[1-9][0-9]{0,18})$',
+    description: 'Assigned to this agent: an id, `me` (the caller) or `none` (unassigned)',
+  })
   @IsOptional()
-  @QueryInt()
-  @IsInt()
-  @Min(1)
-  assigned_agent_id?: number;
+  @IsString()
+  @Matches(/^(me|none|[1-9][0-9]{0,18})$/, {
+    message: 'The assigned agent must be an agent id, "me" or "none".',
+  })
+  assigned_agent_id?: string;
+
+  @ApiPropertyOptional({ description: 'Carrying this label: its id or its name (any case)' })
+  @IsOptional()
+  @IsString()
+  @IsNotEmpty()
+  @MaxLength(50)
+  label?: string;
+
+  @ApiPropertyOptional({
+    enum: ['newest', 'activity'],
+    default: 'newest',
+    description: '`newest`: started last first; `activity`: newest message first',
+  })
+  @IsOptional()
+  @IsIn(['newest', 'activity'])
+  sort?: 'newest' | 'activity';
 
   @ApiPropertyOptional({ type: Boolean, description: 'Only conversations nobody is assigned to' })
   @IsOptional()
@@ -39,6 +63,19 @@ export class AfterQueryDto {
   @IsInt()
   @Min(0)
   after_id?: number;
+}
+
+export class ConversationMessagesQueryDto extends AfterQueryDto {
+  @ApiPropertyOptional({
+    minimum: 1,
+    description:
+      'Instead of after_id: the messages just before this id, oldest first (at most 200), to scroll back',
+  })
+  @IsOptional()
+  @QueryInt()
+  @IsInt()
+  @Min(1)
+  before_id?: number;
 }
 
 export class AgentReplyDto {
@@ -84,4 +121,48 @@ export class AgentMessageListDto extends EnvelopeDto {
     description: 'Oldest first, at most 200; ask again after the last id for more',
   })
   data!: ChatMessageDto[];
+}
+
+class InboxLabelDto {
+  @ApiProperty() id!: number;
+  @ApiProperty() name!: string;
+  @ApiProperty({ example: '#1f6feb' }) color!: string;
+}
+
+class LastMessageDto {
+  @ApiProperty() id!: number;
+  @ApiProperty({ description: 'The first 200 characters' }) body!: string;
+  @ApiProperty({ enum: ['visitor', 'agent', 'bot', 'system'] }) sender_type!: string;
+  @ApiProperty({ format: 'date-time' }) created_at!: string;
+}
+
+export class InboxConversationDto extends ConversationDto {
+  @ApiProperty({ type: String, format: 'date-time', nullable: true })
+  last_message_at!: string | null;
+  @ApiProperty({ type: [InboxLabelDto] }) labels!: InboxLabelDto[];
+  @ApiProperty({ type: LastMessageDto, nullable: true }) last_message!: LastMessageDto | null;
+  @ApiProperty({
+    description: "Visitor messages after the agents' read position and after the last agent reply",
+  })
+  unread_count!: number;
+}
+
+export function toInboxConversationDto(row: InboxRow): InboxConversationDto {
+  return {
+    ...toConversationDto(row),
+    last_message_at: row.last_message_at ? new Date(row.last_message_at).toISOString() : null,
+    labels: row.labels.map((label) => ({ ...label, id: Number(label.id) })),
+    last_message: row.last_message
+      ? {
+          ...row.last_message,
+          id: Number(row.last_message.id),
+          created_at: new Date(row.last_message.created_at).toISOString(),
+        }
+      : null,
+    unread_count: Number(row.unread_count),
+  };
+}
+
+export class InboxPageDto extends PageMetaDto {
+  @ApiProperty({ type: [InboxConversationDto] }) data!: InboxConversationDto[];
 }

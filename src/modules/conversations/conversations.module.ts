@@ -4,6 +4,8 @@ import { MessagesModule } from '../messages/messages.module';
 import { AgentConversationsController } from './agent-conversations.controller';
 import { ConversationsRepository } from './conversations.repository';
 import { ConversationsService } from './conversations.service';
+import { InboxRepository } from './inbox.repository';
+import { InboxService } from './inbox.service';
 import { MissedChatsProcessor } from './missed-chats.processor';
 import { MissedChatsScheduler } from './missed-chats.scheduler';
 import { PublicConversationsController } from './public-conversations.controller';
@@ -20,6 +22,8 @@ export class ConversationsModule {
       controllers: [PublicConversationsController, AgentConversationsController],
       providers: [
         ConversationsRepository,
+        InboxRepository,
+        InboxService,
         ConversationsService,
         VisitorChatService,
         MissedChatsScheduler,

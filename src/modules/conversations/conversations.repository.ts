@@ -114,6 +114,7 @@ export class ConversationsRepository {
       `UPDATE conversations SET
          status = CASE WHEN status IN ('waiting', 'missed') THEN 'active' ELSE status END,
          assigned_agent_id = COALESCE(assigned_agent_id, $2),
+         first_response_at = COALESCE(first_response_at, now()),
          last_message_at = now(), updated_at = now()
        WHERE id = $1
        RETURNING status, assigned_agent_id`,
@@ -239,7 +240,7 @@ export class ConversationsRepository {
   ): Promise<{ site_id: string; visitor_id: string } | undefined> {
     const rows = await sql<{ site_id: string; visitor_id: string }>(
       manager,
-      `UPDATE conversations SET status = 'missed', updated_at = now()
+      `UPDATE conversations SET status = 'missed', missed_at = now(), updated_at = now()
        WHERE organization_id = $1 AND id = $2 AND status = 'waiting' RETURNING site_id, visitor_id`,
       [organizationId, conversationId],
     );

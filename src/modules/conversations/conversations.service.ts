@@ -221,6 +221,16 @@ export class ConversationsService {
     return this.messages.after(organizationId, { conversationId }, afterId, CATCH_UP_LIMIT);
   }
 
+  /** The messages just before `beforeId` (scrolling back), oldest first. */
+  async messagesBefore(
+    organizationId: string,
+    conversationId: string,
+    beforeId: string,
+  ): Promise<MessageRow[]> {
+    await this.get(organizationId, conversationId);
+    return this.messages.before(organizationId, conversationId, beforeId, CATCH_UP_LIMIT);
+  }
+
   /** The agents have read up to `messageId`; the visitor hears it. */
   async markRead(organizationId: string, conversationId: string, messageId: string) {
     const conversation = await this.get(organizationId, conversationId);

@@ -100,4 +100,23 @@ export class MessagesRepository {
       ],
     );
   }
+
+  /**
+   * The `limit` messages of a conversation just before `beforeId`, oldest first: an agent
+   * scrolling back through a long history (messages_conversation_idx).
+   */
+  async before(
+    organizationId: string,
+    conversationId: string,
+    beforeId: string,
+    limit: number,
+  ): Promise<MessageRow[]> {
+    const rows = await sql<MessageRow>(
+      this.dataSource,
+      `SELECT ${COLUMNS} FROM messages WHERE conversation_id = $1 AND organization_id = $2 AND id < $3
+       ORDER BY id DESC LIMIT $4`,
+      [conversationId, organizationId, beforeId, limit],
+    );
+    return rows.reverse();
+  }
 }

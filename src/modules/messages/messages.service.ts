@@ -35,4 +35,13 @@ export class MessagesService {
   ): Promise<MessageRow[]> {
     return this.messages.after(organizationId, scope, afterId, limit);
   }
+
+  before(
+    organizationId: string,
+    conversationId: string,
+    beforeId: string,
+    limit: number,
+  ): Promise<MessageRow[]> {
+    return this.messages.before(organizationId, conversationId, beforeId, limit);
+  }
 }

@@ -1,10 +1,11 @@
 import { Module } from '@nestjs/common';
 import { MeController } from './me.controller';
+import { OrganizationSettingsController } from './organization-settings.controller';
 import { OrganizationsRepository } from './organizations.repository';
 import { OrganizationsService } from './organizations.service';
 
 @Module({
-  controllers: [MeController],
+  controllers: [MeController, OrganizationSettingsController],
   providers: [OrganizationsRepository, OrganizationsService],
   exports: [OrganizationsService],
 })

@@ -8,6 +8,8 @@ export interface OrganizationRow {
   name: string;
   plan: Plan;
   subscription_ends_at: Date | null;
+  auto_assignment_enabled: boolean;
+  auto_assignment_capacity: number;
   created_at: Date;
 }
 
@@ -49,6 +51,27 @@ export class OrganizationsRepository {
         changes.plan ?? null,
         'subscription_ends_at' in changes,
         changes.subscription_ends_at ?? null,
+      ],
+    );
+    return rows[0];
+  }
+
+  /** The settings an owner or admin edits in the dashboard. */
+  async updateSettings(
+    organizationId: string,
+    changes: { name?: string; autoAssignmentEnabled?: boolean; autoAssignmentCapacity?: number },
+  ): Promise<OrganizationRow | undefined> {
+    const rows = await sql<OrganizationRow>(
+      this.dataSource,
+      `UPDATE organizations SET name = COALESCE($2, name),
+         auto_assignment_enabled = COALESCE($3, auto_assignment_enabled),
+         auto_assignment_capacity = COALESCE($4, auto_assignment_capacity), updated_at = now()
+       WHERE id = $1 RETURNING *`,
+      [
+        organizationId,
+        changes.name ?? null,
+        changes.autoAssignmentEnabled ?? null,
+        changes.autoAssignmentCapacity ?? null,
       ],
     );
     return rows[0];

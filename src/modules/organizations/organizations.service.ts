@@ -38,6 +38,15 @@ export class OrganizationsService {
     return organization;
   }
 
+  async updateSettings(
+    organizationId: string,
+    changes: { name?: string; autoAssignmentEnabled?: boolean; autoAssignmentCapacity?: number },
+  ): Promise<OrganizationRow> {
+    const organization = await this.organizations.updateSettings(organizationId, changes);
+    if (!organization) throw AppError.notFound();
+    return organization;
+  }
+
   /** 403 `feature_not_in_plan` unless the organization's plan includes `feature`. */
   async requireFeature(organizationId: string, feature: Feature): Promise<void> {
     const organization = await this.get(organizationId);

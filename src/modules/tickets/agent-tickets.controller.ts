@@ -45,7 +45,12 @@ export class AgentTicketsController {
     const page = pageRequest(query);
     const { rows, total } = await this.tickets.page(
       agent.organizationId,
-      { status: query.status, priority: query.priority, assignedAgentId: query.assigned_agent_id },
+      {
+        status: query.status,
+        priority: query.priority,
+        assignedAgentId: query.assigned_agent_id,
+        search: query.q,
+      },
       page,
     );
     return paginate(rows.map(toAgentTicketListItem), total, page, this.config.publicUrl, link);

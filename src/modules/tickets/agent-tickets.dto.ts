@@ -48,6 +48,16 @@ export class AgentTicketQueryDto extends TicketQueryDto {
   @Min(1)
   @Max(Number.MAX_SAFE_INTEGER)
   assigned_agent_id?: number;
+
+  @ApiPropertyOptional({
+    maxLength: 100,
+    description: 'Text found in the ticket number or the subject (any case)',
+  })
+  @IsOptional()
+  @IsString()
+  @IsNotEmpty()
+  @MaxLength(100)
+  q?: string;
 }
 
 export class AgentCreateTicketDto extends CreateTicketDto {

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
-import { pageOf, sql } from '../../database/sql';
+import { escapeLike, pageOf, sql } from '../../database/sql';
 
 export const TICKET_STATUSES = ['open', 'pending', 'in_progress', 'resolved', 'closed'] as const;
 export type TicketStatus = (typeof TICKET_STATUSES)[number];
@@ -54,6 +54,8 @@ export interface TicketFilter {
   status?: TicketStatus;
   priority?: TicketPriority;
   assignedAgentId?: number;
+  /** Text found anywhere in the ticket number or subject (any case; tickets_search_trgm_idx). */
+  search?: string;
 }
 
 export interface NewTicket {
@@ -135,6 +137,12 @@ export class TicketsRepository {
   ): Promise<{ rows: T[]; total: number }> {
     const parameters: unknown[] = [organizationId];
     const conditions = ['organization_id = $1', ...deskFields(parameters, filter)];
+    if (filter.search !== undefined) {
+      parameters.push(escapeLike(filter.search));
+      conditions.push(
+        `(ticket_number || ' ' || subject) ILIKE '%' || $${parameters.length} || '%'`,
+      );
+    }
     return pageOf<T>(
       this.dataSource,
       {
@@ -143,7 +151,8 @@ export class TicketsRepository {
         where: conditions.join(' AND '),
         parameters,
         orderBy: 'id DESC',
-        totalsFrom: 'ticket_totals',
+        // The kept totals have no search column: a searched list counts its rows.
+        ...(filter.search === undefined ? { totalsFrom: 'ticket_totals' } : {}),
       },
       page,
     );

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
-import { pageOf, sql } from '../../database/sql';
+import { escapeLike, pageOf, sql } from '../../database/sql';
 
 export interface VisitorRow {
   id: string;
@@ -59,9 +59,6 @@ const WIDGET_COLUMNS =
 
 /** The text `search` matches; the same expression as the trigram index visitors_search_trgm_idx. */
 const SEARCH_TEXT = `(coalesce(name, '') || ' ' || coalesce(email, '') || ' ' || visitor_uid::text)`;
-
-/** `%`, `_` and the escape character itself match literally inside an ILIKE pattern. */
-export const escapeLike = (text: string): string => text.replace(/[\\%_]/g, (char) => `\\${char}`);
 
 @Injectable()
 export class VisitorsRepository {

@@ -1,0 +1,74 @@
+import { Body, Controller, Delete, Get, HttpCode, Patch, Post, Query } from '@nestjs/common';
+import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { Agent, CurrentAgent } from '../../common/auth/auth.decorators';
+import type { AgentPrincipal } from '../../common/auth/auth.types';
+import { ApiIdParam, IdParam } from '../../common/http/id-param';
+import { ResponseMessage } from '../../common/http/response-message.decorator';
+import { ApiErrors } from '../../common/openapi/api-errors.decorator';
+import { EnvelopeDto } from '../../common/openapi/envelope.dto';
+import {
+  CannedResponseListDto,
+  CannedResponseQueryDto,
+  CannedResponseResponseDto,
+  CreateCannedResponseDto,
+  toCannedResponseDto,
+  UpdateCannedResponseDto,
+} from './canned-responses.dto';
+import { CannedResponsesService } from './canned-responses.service';
+
+/** Every agent reads them; owners and admins write them (as in Chatwoot). */
+@ApiTags('agent: canned responses')
+@Controller('api/agent/canned-responses')
+export class CannedResponsesController {
+  constructor(private readonly canned: CannedResponsesService) {}
+
+  @Get()
+  @Agent()
+  @ApiOperation({ summary: "List the organization's canned responses by shortcut" })
+  @ApiOkResponse({ type: CannedResponseListDto })
+  @ApiErrors(422)
+  async list(@CurrentAgent() agent: AgentPrincipal, @Query() query: CannedResponseQueryDto) {
+    return {
+      data: (await this.canned.list(agent.organizationId, query.q)).map(toCannedResponseDto),
+    };
+  }
+
+  @Post()
+  @Agent({ role: 'admin' })
+  @ApiOperation({ summary: 'Create a canned response (the shortcut is unique per organization)' })
+  @ApiCreatedResponse({ type: CannedResponseResponseDto })
+  @ApiErrors(422)
+  @ResponseMessage('Canned response created.')
+  async create(@CurrentAgent() agent: AgentPrincipal, @Body() body: CreateCannedResponseDto) {
+    const row = await this.canned.create(agent.organizationId, agent.userId, body);
+    return { data: toCannedResponseDto(row) };
+  }
+
+  @Patch(':canned_response')
+  @Agent({ role: 'admin' })
+  @ApiIdParam('canned_response')
+  @ApiOperation({ summary: "Change a canned response's shortcut or body" })
+  @ApiOkResponse({ type: CannedResponseResponseDto })
+  @ApiErrors(404, 422)
+  @ResponseMessage('Canned response updated.')
+  async update(
+    @CurrentAgent() agent: AgentPrincipal,
+    @IdParam('canned_response') id: string,
+    @Body() body: UpdateCannedResponseDto,
+  ) {
+    return { data: toCannedResponseDto(await this.canned.update(agent.organizationId, id, body)) };
+  }
+
+  @Delete(':canned_response')
+  @HttpCode(200)
+  @Agent({ role: 'admin' })
+  @ApiIdParam('canned_response')
+  @ApiOperation({ summary: 'Delete a canned response' })
+  @ApiOkResponse({ type: EnvelopeDto })
+  @ApiErrors(404)
+  @ResponseMessage('Canned response deleted.')
+  async remove(@CurrentAgent() agent: AgentPrincipal, @IdParam('canned_response') id: string) {
+    await this.canned.remove(agent.organizationId, id);
+    return {};
+  }
+}

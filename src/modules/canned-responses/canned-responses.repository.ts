@@ -1,0 +1,76 @@
+import { Injectable } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import { escapeLike, sql } from '../../database/sql';
+
+export interface CannedResponseRow {
+  id: string;
+  shortcut: string;
+  body: string;
+  created_by_user_id: string | null;
+  created_at: Date;
+  updated_at: Date;
+}
+
+const COLUMNS = 'id, shortcut, body, created_by_user_id, created_at, updated_at';
+
+@Injectable()
+export class CannedResponsesRepository {
+  constructor(private readonly dataSource: DataSource) {}
+
+  /** By shortcut; `prefix` keeps those starting with it (canned_responses_shortcut_key). */
+  list(organizationId: string, prefix?: string): Promise<CannedResponseRow[]> {
+    return sql<CannedResponseRow>(
+      this.dataSource,
+      `SELECT ${COLUMNS} FROM canned_responses
+       WHERE organization_id = $1 AND ($2::text IS NULL OR shortcut LIKE $2 || '%')
+       ORDER BY shortcut LIMIT 500`,
+      [organizationId, prefix === undefined ? null : escapeLike(prefix)],
+    );
+  }
+
+  async find(organizationId: string, id: string): Promise<CannedResponseRow | undefined> {
+    const rows = await sql<CannedResponseRow>(
+      this.dataSource,
+      `SELECT ${COLUMNS} FROM canned_responses WHERE organization_id = $1 AND id = $2`,
+      [organizationId, id],
+    );
+    return rows[0];
+  }
+
+  async insert(
+    organizationId: string,
+    input: { shortcut: string; body: string; userId: string },
+  ): Promise<CannedResponseRow> {
+    const rows = await sql<CannedResponseRow>(
+      this.dataSource,
+      `INSERT INTO canned_responses (organization_id, shortcut, body, created_by_user_id)
+       VALUES ($1, $2, $3, $4) RETURNING ${COLUMNS}`,
+      [organizationId, input.shortcut, input.body, input.userId],
+    );
+    return rows[0];
+  }
+
+  async update(
+    organizationId: string,
+    id: string,
+    changes: { shortcut?: string; body?: string },
+  ): Promise<CannedResponseRow | undefined> {
+    const rows = await sql<CannedResponseRow>(
+      this.dataSource,
+      `UPDATE canned_responses SET shortcut = COALESCE($3, shortcut), body = COALESCE($4, body),
+         updated_at = now()
+       WHERE organization_id = $1 AND id = $2 RETURNING ${COLUMNS}`,
+      [organizationId, id, changes.shortcut ?? null, changes.body ?? null],
+    );
+    return rows[0];
+  }
+
+  async delete(organizationId: string, id: string): Promise<boolean> {
+    const rows = await sql<{ id: string }>(
+      this.dataSource,
+      `DELETE FROM canned_responses WHERE organization_id = $1 AND id = $2 RETURNING id`,
+      [organizationId, id],
+    );
+    return rows.length > 0;
+  }
+}

@@ -1,0 +1,48 @@
+import { Injectable } from '@nestjs/common';
+import { AppError } from '../../common/errors/app-error';
+import { isUniqueViolation } from '../../database/sql';
+import { type CannedResponseRow, CannedResponsesRepository } from './canned-responses.repository';
+
+const TAKEN = 'Another canned response already uses this shortcut.';
+
+/** Organization-wide reply texts an agent inserts with `/shortcut`. */
+@Injectable()
+export class CannedResponsesService {
+  constructor(private readonly repository: CannedResponsesRepository) {}
+
+  list(organizationId: string, prefix?: string): Promise<CannedResponseRow[]> {
+    return this.repository.list(organizationId, prefix?.toLowerCase());
+  }
+
+  async create(
+    organizationId: string,
+    userId: string,
+    input: { shortcut: string; body: string },
+  ): Promise<CannedResponseRow> {
+    try {
+      return await this.repository.insert(organizationId, { ...input, userId });
+    } catch (error) {
+      if (isUniqueViolation(error)) throw AppError.invalid('shortcut', TAKEN);
+      throw error;
+    }
+  }
+
+  async update(
+    organizationId: string,
+    id: string,
+    changes: { shortcut?: string; body?: string },
+  ): Promise<CannedResponseRow> {
+    try {
+      const row = await this.repository.update(organizationId, id, changes);
+      if (!row) throw AppError.notFound();
+      return row;
+    } catch (error) {
+      if (isUniqueViolation(error)) throw AppError.invalid('shortcut', TAKEN);
+      throw error;
+    }
+  }
+
+  async remove(organizationId: string, id: string): Promise<void> {
+    if (!(await this.repository.delete(organizationId, id))) throw AppError.notFound();
+  }
+}

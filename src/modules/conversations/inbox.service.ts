@@ -1,0 +1,44 @@
+import { Injectable } from '@nestjs/common';
+import type { AgentPrincipal } from '../../common/auth/auth.types';
+import type { PageRequest } from '../../common/http/pagination';
+import type { ConversationStatus } from './conversations.repository';
+import { InboxRepository } from './inbox.repository';
+
+/** The dashboard's inbox views over the conversations list. */
+@Injectable()
+export class InboxService {
+  constructor(private readonly inbox: InboxRepository) {}
+
+  list(
+    agent: AgentPrincipal,
+    query: {
+      status?: ConversationStatus;
+      site_id?: number;
+      assigned_agent_id?: string;
+      unassigned?: boolean;
+      label?: string;
+      sort?: 'newest' | 'activity';
+    },
+    page: PageRequest,
+  ) {
+    return this.inbox.page(
+      agent.organizationId,
+      {
+        status: query.status,
+        siteId: query.site_id,
+        assignedAgentId: query.unassigned ? 0 : assigneeOf(agent, query.assigned_agent_id),
+        label: query.label,
+        sort: query.sort ?? 'newest',
+      },
+      page,
+    );
+  }
+}
+
+/** `me` is the caller, `none` nobody (0), digits an agent id. */
+function assigneeOf(agent: AgentPrincipal, value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  if (value === 'me') return Number(agent.userId);
+  if (value === 'none') return 0;
+  return Number(value);
+}
