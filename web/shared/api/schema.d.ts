@@ -151,6 +151,42 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/agent/canned-responses": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List the organization's canned responses by shortcut */
+        get: operations["CannedResponses_list"];
+        put?: never;
+        /** Create a canned response (the shortcut is unique per organization) */
+        post: operations["CannedResponses_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/agent/canned-responses/{canned_response}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Delete a canned response */
+        delete: operations["CannedResponses_remove"];
+        options?: never;
+        head?: never;
+        /** Change a canned response's shortcut or body */
+        patch: operations["CannedResponses_update"];
+        trace?: never;
+    };
     "/api/agent/conversations": {
         parameters: {
             query?: never;
@@ -158,7 +194,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List conversations, newest first */
+        /**
+         * List conversations for the inbox views
+         * @description Mine (`assigned_agent_id=me`), Unassigned (`assigned_agent_id=none`), Missed or Closed (`status`), by site or label; newest first or by latest activity (`sort=activity`). Each item carries its labels, the last message and the unread count.
+         */
         get: operations["AgentConversations_list"];
         put?: never;
         post?: never;
@@ -222,6 +261,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/agent/conversations/{conversation}/labels": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Replace a conversation's labels with the given ones */
+        put: operations["Labels_setOnConversation"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/agent/conversations/{conversation}/messages": {
         parameters: {
             query?: never;
@@ -229,7 +285,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** A conversation's messages after an id, oldest first (at most 200) */
+        /** A conversation's messages after (or before) an id, oldest first (at most 200) */
         get: operations["AgentConversations_conversationMessages"];
         put?: never;
         /** Reply as the logged-in agent (a waiting or missed chat becomes active) */
@@ -255,6 +311,42 @@ export interface paths {
         options?: never;
         head?: never;
         patch?: never;
+        trace?: never;
+    };
+    "/api/agent/labels": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List the organization's labels by name */
+        get: operations["Labels_list"];
+        put?: never;
+        /** Create a label (names are unique per organization, any case) */
+        post: operations["Labels_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/agent/labels/{label}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Delete a label (it disappears from every conversation) */
+        delete: operations["Labels_remove"];
+        options?: never;
+        head?: never;
+        /** Rename a label or change its color */
+        patch: operations["Labels_update"];
         trace?: never;
     };
     "/api/agent/me": {
@@ -294,6 +386,24 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/agent/organization": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The caller's organization: name, plan and automatic assignment */
+        get: operations["OrganizationSettings_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /** Rename the organization or change its automatic assignment */
+        patch: operations["OrganizationSettings_update"];
+        trace?: never;
+    };
     "/api/agent/presence": {
         parameters: {
             query?: never;
@@ -312,6 +422,128 @@ export interface paths {
          * @description Connecting the `/agent` socket sets `online`, its last disconnect `offline`.
          */
         patch: operations["Presence_set"];
+        trace?: never;
+    };
+    "/api/agent/reports/conversations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Conversations per day and the missed-chat rate, in total, per agent and per site */
+        get: operations["Reports_conversations"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/agent/reports/conversations.csv": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Conversations per day as CSV (date, conversations, missed) */
+        get: operations["Reports_conversationsCsv"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/agent/reports/csat": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Visitor ratings (CSAT): average and distribution, in total, per agent and per site */
+        get: operations["Reports_csat"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/agent/reports/csat.csv": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Visitor ratings as CSV: the whole range, each agent, each site */
+        get: operations["Reports_csatCsv"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/agent/reports/response-times": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** First response and resolution times (median and p90), in total, per agent and per site */
+        get: operations["Reports_responseTimes"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/agent/reports/response-times.csv": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Volumes and response times as CSV: the whole range, each agent, each site */
+        get: operations["Reports_responseTimesCsv"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/agent/search": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Search the organization's messages, visitors or tickets
+         * @description Messages by full text (PostgreSQL text search, every word as a prefix), visitors by name, email or phone, tickets by number or subject; newest first. Each hit links to its conversation, ticket or visitor.
+         */
+        get: operations["Search_find"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/api/agent/sites": {
@@ -512,6 +744,26 @@ export interface paths {
         put?: never;
         /** Generate or rotate the secret (shown once; the old one stops working at once) */
         post: operations["TrustedLoginSettings_rotate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/agent/visitors/{visitor}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The visitor panel: profile, custom fields, current page, account login, history
+         * @description Earlier conversations, tickets and appointments of the visitor (newest first, at most 50 each).
+         */
+        get: operations["VisitorPanel_get"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -1768,6 +2020,12 @@ export interface components {
             /** @description The agent to assign; default the caller */
             agent_id?: number;
         };
+        AutoAssignmentDto: {
+            /** @description Open chats per agent at most */
+            capacity: number;
+            /** @description Assign new chats to online agents, round robin */
+            enabled: boolean;
+        };
         AvailabilityRequestDto: {
             /**
              * Format: date
@@ -1856,6 +2114,52 @@ export interface components {
              * @example 200
              */
             code: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-22T10:00:00.000Z
+             */
+            datetime: string;
+            /** @example OK */
+            message: string;
+            /** @example true */
+            status: boolean;
+        };
+        CannedResponseDto: {
+            body: string;
+            /** Format: date-time */
+            created_at: string;
+            created_by_user_id: number | null;
+            id: number;
+            /** @example refund */
+            shortcut: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        CannedResponseListDto: {
+            /**
+             * @description HTTP status code as a string
+             * @example 200
+             */
+            code: string;
+            /** @description By shortcut (at most 500) */
+            data: components["schemas"]["CannedResponseDto"][];
+            /**
+             * Format: date-time
+             * @example 2026-11-22T10:00:00.000Z
+             */
+            datetime: string;
+            /** @example OK */
+            message: string;
+            /** @example true */
+            status: boolean;
+        };
+        CannedResponseResponseDto: {
+            /**
+             * @description HTTP status code as a string
+             * @example 200
+             */
+            code: string;
+            data: components["schemas"]["CannedResponseDto"];
             /**
              * Format: date-time
              * @example 2026-11-22T10:00:00.000Z
@@ -2043,6 +2347,27 @@ export interface components {
             /** @example true */
             status: boolean;
         };
+        ConversationLabelsDto: {
+            conversation_id: number;
+            labels: components["schemas"]["LabelDto"][];
+        };
+        ConversationLabelsResponseDto: {
+            /**
+             * @description HTTP status code as a string
+             * @example 200
+             */
+            code: string;
+            data: components["schemas"]["ConversationLabelsDto"];
+            /**
+             * Format: date-time
+             * @example 2026-11-22T10:00:00.000Z
+             */
+            datetime: string;
+            /** @example OK */
+            message: string;
+            /** @example true */
+            status: boolean;
+        };
         ConversationPageDto: {
             /**
              * @description HTTP status code as a string
@@ -2091,6 +2416,36 @@ export interface components {
             id: number;
             name: string | null;
         };
+        ConversationsReportDto: {
+            /** @description Every day of the range, oldest first */
+            days: components["schemas"]["DayDto"][];
+            /** @example 2026-11-01 */
+            from: string;
+            per_agent: components["schemas"]["GroupVolumeDto"][];
+            per_site: components["schemas"]["GroupVolumeDto"][];
+            /** @example Europe/Berlin */
+            timezone: string;
+            /** @example 2026-11-30 */
+            to: string;
+            totals: components["schemas"]["VolumeDto"];
+        };
+        ConversationsReportResponseDto: {
+            /**
+             * @description HTTP status code as a string
+             * @example 200
+             */
+            code: string;
+            data: components["schemas"]["ConversationsReportDto"];
+            /**
+             * Format: date-time
+             * @example 2026-11-22T10:00:00.000Z
+             */
+            datetime: string;
+            /** @example OK */
+            message: string;
+            /** @example true */
+            status: boolean;
+        };
         CreateApiKeyDto: {
             /**
              * @example [
@@ -2100,6 +2455,18 @@ export interface components {
              */
             abilities: ("conversations:read" | "conversations:write" | "visitors:read" | "tickets:read" | "tickets:write" | "agents:read" | "sites:read")[];
             /** @example CRM integration */
+            name: string;
+        };
+        CreateCannedResponseDto: {
+            /** @example Refunds reach your card within 5 working days. */
+            body: string;
+            /** @example refund */
+            shortcut: string;
+        };
+        CreateLabelDto: {
+            /** @example #1f6feb */
+            color: string;
+            /** @example billing */
             name: string;
         };
         CreateSiteDto: {
@@ -2188,6 +2555,45 @@ export interface components {
              */
             url: string;
         };
+        CsatDto: {
+            /** @description Average rating, 1 to 5 */
+            average: number | null;
+            /** @description Rated conversations */
+            count: number;
+            distribution: components["schemas"]["DistributionDto"];
+        };
+        CsatReportDto: {
+            /** @example 2026-11-01 */
+            from: string;
+            per_agent: components["schemas"]["GroupCsatDto"][];
+            per_site: components["schemas"]["GroupCsatDto"][];
+            /** @example Europe/Berlin */
+            timezone: string;
+            /** @example 2026-11-30 */
+            to: string;
+            totals: components["schemas"]["CsatDto"];
+        };
+        CsatReportResponseDto: {
+            /**
+             * @description HTTP status code as a string
+             * @example 200
+             */
+            code: string;
+            data: components["schemas"]["CsatReportDto"];
+            /**
+             * Format: date-time
+             * @example 2026-11-22T10:00:00.000Z
+             */
+            datetime: string;
+            /** @example OK */
+            message: string;
+            /** @example true */
+            status: boolean;
+        };
+        CurrentPageDto: {
+            title: string | null;
+            url: string | null;
+        };
         DataLookupResponseDto: {
             /**
              * @description HTTP status code as a string
@@ -2248,6 +2654,32 @@ export interface components {
             mode: "embedded" | "external";
             /** @enum {string} */
             status: "up" | "down";
+        };
+        DayDto: {
+            conversations: number;
+            /** @example 2026-11-01 */
+            date: string;
+            /** @description Chats that became missed */
+            missed: number;
+        };
+        DeviceDto: {
+            app_id: string | null;
+            app_version: string | null;
+            /** @example ios */
+            platform: string | null;
+        };
+        DistributionDto: {
+            1: number;
+            2: number;
+            3: number;
+            4: number;
+            5: number;
+        };
+        DurationDto: {
+            /** @description Conversations measured */
+            count: number;
+            median_seconds: number | null;
+            p90_seconds: number | null;
         };
         EnvelopeDto: {
             /**
@@ -2374,11 +2806,142 @@ export interface components {
             /** @enum {string} */
             type: "button" | "filter_record";
         };
+        GroupCsatDto: {
+            /** @description Average rating, 1 to 5 */
+            average: number | null;
+            /** @description Rated conversations */
+            count: number;
+            distribution: components["schemas"]["DistributionDto"];
+            /** @description null: unassigned */
+            id: number | null;
+        };
+        GroupTimesDto: {
+            /** @description Start to the first agent reply */
+            first_response: components["schemas"]["DurationDto"];
+            /** @description null: unassigned */
+            id: number | null;
+            /** @description Start to closing */
+            resolution: components["schemas"]["DurationDto"];
+        };
+        GroupVolumeDto: {
+            conversations: number;
+            /** @description null: unassigned */
+            id: number | null;
+            missed: number;
+            /** @description missed / conversations, 0 to 1 */
+            missed_rate: number | null;
+        };
         HealthChecksDto: {
             /** @enum {string} */
             database: "up" | "down";
             /** @enum {string} */
             queue: "up" | "down";
+        };
+        InboxConversationDto: {
+            assigned_agent_id: number | null;
+            /** Format: date-time */
+            closed_at: string | null;
+            id: number;
+            labels: components["schemas"]["InboxLabelDto"][];
+            last_message: components["schemas"]["LastMessageDto"] | null;
+            /** Format: date-time */
+            last_message_at: string | null;
+            /** @example en */
+            locale: string | null;
+            site_id: number;
+            /** Format: date-time */
+            started_at: string;
+            /** @enum {string} */
+            status: "waiting" | "active" | "closed" | "missed";
+            /** @example visitor */
+            type: string;
+            /** @description Visitor messages after the agents' read position and after the last agent reply */
+            unread_count: number;
+            visitor: components["schemas"]["ConversationVisitorDto"];
+            visitor_id: number;
+        };
+        InboxLabelDto: {
+            /** @example #1f6feb */
+            color: string;
+            id: number;
+            name: string;
+        };
+        InboxPageDto: {
+            /**
+             * @description HTTP status code as a string
+             * @example 200
+             */
+            code: string;
+            /** @example 1 */
+            current_page: number;
+            data: components["schemas"]["InboxConversationDto"][];
+            /**
+             * Format: date-time
+             * @example 2026-11-22T10:00:00.000Z
+             */
+            datetime: string;
+            /** @example 1 */
+            last_page: number;
+            links: components["schemas"]["PageLinksDto"];
+            /** @example OK */
+            message: string;
+            /** @example 50 */
+            per_page: number;
+            /** @example true */
+            status: boolean;
+            /** @example 1 */
+            total: number;
+        };
+        LabelDto: {
+            /** @example #1f6feb */
+            color: string;
+            id: number;
+            /** @example billing */
+            name: string;
+        };
+        LabelListDto: {
+            /**
+             * @description HTTP status code as a string
+             * @example 200
+             */
+            code: string;
+            /** @description By name */
+            data: components["schemas"]["LabelDto"][];
+            /**
+             * Format: date-time
+             * @example 2026-11-22T10:00:00.000Z
+             */
+            datetime: string;
+            /** @example OK */
+            message: string;
+            /** @example true */
+            status: boolean;
+        };
+        LabelResponseDto: {
+            /**
+             * @description HTTP status code as a string
+             * @example 200
+             */
+            code: string;
+            data: components["schemas"]["LabelDto"];
+            /**
+             * Format: date-time
+             * @example 2026-11-22T10:00:00.000Z
+             */
+            datetime: string;
+            /** @example OK */
+            message: string;
+            /** @example true */
+            status: boolean;
+        };
+        LastMessageDto: {
+            /** @description The first 200 characters */
+            body: string;
+            /** Format: date-time */
+            created_at: string;
+            id: number;
+            /** @enum {string} */
+            sender_type: "visitor" | "agent" | "bot" | "system";
         };
         LiveDto: {
             /**
@@ -2595,11 +3158,68 @@ export interface components {
             /** Format: date-time */
             subscription_ends_at: string | null;
         };
+        OrganizationSettingsDto: {
+            auto_assignment: components["schemas"]["AutoAssignmentDto"];
+            id: number;
+            /** @example Acme Inc. */
+            name: string;
+            /** @enum {string} */
+            plan: "free" | "pro" | "business";
+        };
+        OrganizationSettingsResponseDto: {
+            /**
+             * @description HTTP status code as a string
+             * @example 200
+             */
+            code: string;
+            data: components["schemas"]["OrganizationSettingsDto"];
+            /**
+             * Format: date-time
+             * @example 2026-11-22T10:00:00.000Z
+             */
+            datetime: string;
+            /** @example OK */
+            message: string;
+            /** @example true */
+            status: boolean;
+        };
         PageLinksDto: {
             first: string | null;
             last: string | null;
             next: string | null;
             prev: string | null;
+        };
+        PanelAppointmentDto: {
+            /** Format: date-time */
+            ends_at: string;
+            id: number;
+            notes: string | null;
+            /** Format: date-time */
+            scheduled_at: string;
+            /** @enum {string} */
+            status: "pending" | "confirmed" | "cancelled" | "completed";
+        };
+        PanelConversationDto: {
+            assigned_agent_id: number | null;
+            /** Format: date-time */
+            closed_at: string | null;
+            id: number;
+            rating: number | null;
+            site_id: number;
+            /** Format: date-time */
+            started_at: string;
+            /** @enum {string} */
+            status: "waiting" | "active" | "closed" | "missed";
+        };
+        PanelTicketDto: {
+            /** Format: date-time */
+            created_at: string;
+            id: number;
+            priority: string;
+            status: string;
+            subject: string;
+            /** @example TKT-2026-000001 */
+            ticket_number: string;
         };
         PreChatFieldConfigDto: {
             builtin: boolean;
@@ -2907,6 +3527,34 @@ export interface components {
             token: string;
             user: components["schemas"]["AgentDto"];
         };
+        ResponseTimesReportDto: {
+            /** @example 2026-11-01 */
+            from: string;
+            per_agent: components["schemas"]["GroupTimesDto"][];
+            per_site: components["schemas"]["GroupTimesDto"][];
+            /** @example Europe/Berlin */
+            timezone: string;
+            /** @example 2026-11-30 */
+            to: string;
+            totals: components["schemas"]["TimesDto"];
+        };
+        ResponseTimesReportResponseDto: {
+            /**
+             * @description HTTP status code as a string
+             * @example 200
+             */
+            code: string;
+            data: components["schemas"]["ResponseTimesReportDto"];
+            /**
+             * Format: date-time
+             * @example 2026-11-22T10:00:00.000Z
+             */
+            datetime: string;
+            /** @example OK */
+            message: string;
+            /** @example true */
+            status: boolean;
+        };
         ReviewDto: {
             comment: string | null;
             conversation_id: number;
@@ -3045,11 +3693,65 @@ export interface components {
             row_key: string;
             table: string;
         };
+        SearchHitDto: {
+            conversation_id: number | null;
+            /** Format: date-time */
+            created_at: string;
+            /** @description The first 200 characters */
+            excerpt: string | null;
+            /** @description The id of the message, visitor or ticket */
+            id: number;
+            /**
+             * @description Where to read it in the agent API: the conversation, ticket or visitor
+             * @example https://chat.example.com/api/agent/conversations/12
+             */
+            link: string;
+            ticket_id: number | null;
+            /** @description A line to show: the ticket number and subject, the visitor name */
+            title: string;
+            /**
+             * @description What was found
+             * @enum {string}
+             */
+            type: "message" | "visitor" | "ticket";
+            visitor_id: number | null;
+        };
+        SearchPageDto: {
+            /**
+             * @description HTTP status code as a string
+             * @example 200
+             */
+            code: string;
+            /** @example 1 */
+            current_page: number;
+            /** @description Newest first */
+            data: components["schemas"]["SearchHitDto"][];
+            /**
+             * Format: date-time
+             * @example 2026-11-22T10:00:00.000Z
+             */
+            datetime: string;
+            /** @example 1 */
+            last_page: number;
+            links: components["schemas"]["PageLinksDto"];
+            /** @example OK */
+            message: string;
+            /** @example 50 */
+            per_page: number;
+            /** @example true */
+            status: boolean;
+            /** @example 1 */
+            total: number;
+        };
         SendMessageDto: {
             /** @description Agent user sending the reply; defaults to the user who created the key */
             agent_user_id?: number;
             /** @example Thanks for waiting, I am looking into it. */
             body: string;
+        };
+        SetConversationLabelsDto: {
+            /** @description Every label the conversation is to carry */
+            label_ids: number[];
         };
         SiteDetailResponseDto: {
             /**
@@ -3348,6 +4050,12 @@ export interface components {
             /** @example 09:00 */
             start: string;
         };
+        TimesDto: {
+            /** @description Start to the first agent reply */
+            first_response: components["schemas"]["DurationDto"];
+            /** @description Start to closing */
+            resolution: components["schemas"]["DurationDto"];
+        };
         TrustedLoginDto: {
             /** @example ada@example.com */
             email: string;
@@ -3478,6 +4186,26 @@ export interface components {
              *     }
              */
             working_hours?: components["schemas"]["WorkingHoursChangeDto"];
+        };
+        UpdateAutoAssignmentDto: {
+            capacity?: number;
+            enabled?: boolean;
+        };
+        UpdateCannedResponseDto: {
+            body?: string;
+            /** @example refund */
+            shortcut?: string;
+        };
+        UpdateLabelDto: {
+            /** @example #1f6feb */
+            color?: string;
+            /** @example billing */
+            name?: string;
+        };
+        UpdateOrganizationDto: {
+            auto_assignment?: components["schemas"]["UpdateAutoAssignmentDto"];
+            /** @example Acme Inc. */
+            name?: string;
         };
         UpdateSiteDto: {
             /**
@@ -3666,6 +4394,53 @@ export interface components {
             /** @example 1 */
             total: number;
         };
+        VisitorPanelDto: {
+            account_login: components["schemas"]["AccountLoginDto"];
+            /** @description Latest first, at most 50 */
+            appointments: components["schemas"]["PanelAppointmentDto"][];
+            /** @description Newest first, at most 50 */
+            conversations: components["schemas"]["PanelConversationDto"][];
+            country: string | null;
+            /** Format: date-time */
+            created_at: string;
+            /** @description The page the widget last reported */
+            current_page: components["schemas"]["CurrentPageDto"];
+            /** @description Answers to the custom pre-chat fields, by field key */
+            custom_fields: {
+                [key: string]: unknown;
+            };
+            device: components["schemas"]["DeviceDto"];
+            email: string | null;
+            id: number;
+            language: string | null;
+            /** Format: date-time */
+            last_seen_at: string | null;
+            name: string | null;
+            phone: string | null;
+            pre_chat_submitted: boolean;
+            site_id: number;
+            /** @description Newest first, at most 50 */
+            tickets: components["schemas"]["PanelTicketDto"][];
+            /** Format: uuid */
+            visitor_uid: string;
+        };
+        VisitorPanelResponseDto: {
+            /**
+             * @description HTTP status code as a string
+             * @example 200
+             */
+            code: string;
+            data: components["schemas"]["VisitorPanelDto"];
+            /**
+             * Format: date-time
+             * @example 2026-11-22T10:00:00.000Z
+             */
+            datetime: string;
+            /** @example OK */
+            message: string;
+            /** @example true */
+            status: boolean;
+        };
         VisitorProfileDto: {
             account_login: components["schemas"]["AccountLoginDto"];
             /** @description Empty while unknown */
@@ -3694,6 +4469,12 @@ export interface components {
             /** @example true */
             status: boolean;
             visitor_profile: components["schemas"]["VisitorProfileDto"];
+        };
+        VolumeDto: {
+            conversations: number;
+            missed: number;
+            /** @description missed / conversations, 0 to 1 */
+            missed_rate: number | null;
         };
         WebhookAttemptDto: {
             attempt: number;
@@ -4632,6 +5413,205 @@ export interface operations {
             };
         };
     };
+    CannedResponses_list: {
+        parameters: {
+            query?: {
+                /** @description Only shortcuts starting with this text */
+                q?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CannedResponseListDto"];
+                };
+            };
+            /** @description Missing or invalid credentials (`Unauthenticated.`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Validation failed; `errors` names each field */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorDto"];
+                };
+            };
+        };
+    };
+    CannedResponses_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateCannedResponseDto"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CannedResponseResponseDto"];
+                };
+            };
+            /** @description Missing or invalid credentials (`Unauthenticated.`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Missing ability, feature not in plan, or role too low */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Validation failed; `errors` names each field */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorDto"];
+                };
+            };
+        };
+    };
+    CannedResponses_remove: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                canned_response: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EnvelopeDto"];
+                };
+            };
+            /** @description Missing or invalid credentials (`Unauthenticated.`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Missing ability, feature not in plan, or role too low */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Not found, or owned by another organization (`Not found.`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+        };
+    };
+    CannedResponses_update: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                canned_response: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateCannedResponseDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CannedResponseResponseDto"];
+                };
+            };
+            /** @description Missing or invalid credentials (`Unauthenticated.`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Missing ability, feature not in plan, or role too low */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Not found, or owned by another organization (`Not found.`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Validation failed; `errors` names each field */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorDto"];
+                };
+            };
+        };
+    };
     AgentConversations_list: {
         parameters: {
             query?: {
@@ -4639,8 +5619,12 @@ export interface operations {
                 per_page?: number;
                 status?: "waiting" | "active" | "closed" | "missed";
                 site_id?: number;
-                /** @description Assigned to this agent */
-                assigned_agent_id?: number;
+                /** @description Assigned to this agent: an id, `me` (the caller) or `none` (unassigned) */
+                assigned_agent_id?: string;
+                /** @description Carrying this label: its id or its name (any case) */
+                label?: string;
+                /** @description `newest`: started last first; `activity`: newest message first */
+                sort?: "newest" | "activity";
                 /** @description Only conversations nobody is assigned to */
                 unassigned?: boolean;
             };
@@ -4655,7 +5639,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ConversationPageDto"];
+                    "application/json": components["schemas"]["InboxPageDto"];
                 };
             };
             /** @description Missing or invalid credentials (`Unauthenticated.`) */
@@ -4817,11 +5801,65 @@ export interface operations {
             };
         };
     };
+    Labels_setOnConversation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                conversation: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SetConversationLabelsDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConversationLabelsResponseDto"];
+                };
+            };
+            /** @description Missing or invalid credentials (`Unauthenticated.`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Not found, or owned by another organization (`Not found.`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Validation failed; `errors` names each field */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorDto"];
+                };
+            };
+        };
+    };
     AgentConversations_conversationMessages: {
         parameters: {
             query?: {
                 /** @description Only messages with a larger id (the last one the client saw) */
                 after_id?: number;
+                /** @description Instead of after_id: the messages just before this id, oldest first (at most 200), to scroll back */
+                before_id?: number;
             };
             header?: never;
             path: {
@@ -4981,6 +6019,193 @@ export interface operations {
             };
         };
     };
+    Labels_list: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LabelListDto"];
+                };
+            };
+            /** @description Missing or invalid credentials (`Unauthenticated.`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+        };
+    };
+    Labels_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateLabelDto"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LabelResponseDto"];
+                };
+            };
+            /** @description Missing or invalid credentials (`Unauthenticated.`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Missing ability, feature not in plan, or role too low */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Validation failed; `errors` names each field */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorDto"];
+                };
+            };
+        };
+    };
+    Labels_remove: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                label: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EnvelopeDto"];
+                };
+            };
+            /** @description Missing or invalid credentials (`Unauthenticated.`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Missing ability, feature not in plan, or role too low */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Not found, or owned by another organization (`Not found.`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+        };
+    };
+    Labels_update: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                label: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateLabelDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LabelResponseDto"];
+                };
+            };
+            /** @description Missing or invalid credentials (`Unauthenticated.`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Missing ability, feature not in plan, or role too low */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Not found, or owned by another organization (`Not found.`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Validation failed; `errors` names each field */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorDto"];
+                };
+            };
+        };
+    };
     Auth_me: {
         parameters: {
             query?: never;
@@ -5049,6 +6274,84 @@ export interface operations {
             };
         };
     };
+    OrganizationSettings_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OrganizationSettingsResponseDto"];
+                };
+            };
+            /** @description Missing or invalid credentials (`Unauthenticated.`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+        };
+    };
+    OrganizationSettings_update: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateOrganizationDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OrganizationSettingsResponseDto"];
+                };
+            };
+            /** @description Missing or invalid credentials (`Unauthenticated.`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Missing ability, feature not in plan, or role too low */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Validation failed; `errors` names each field */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorDto"];
+                };
+            };
+        };
+    };
     Presence_set: {
         parameters: {
             query?: never;
@@ -5068,6 +6371,331 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["PresenceResponseDto"];
+                };
+            };
+            /** @description Missing or invalid credentials (`Unauthenticated.`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Validation failed; `errors` names each field */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorDto"];
+                };
+            };
+        };
+    };
+    Reports_conversations: {
+        parameters: {
+            query: {
+                /** @description First day, in the time zone */
+                from: string;
+                /** @description Last day (included), at most 366 days */
+                to: string;
+                /** @description Only this site's conversations, in its time zone (else the first site's zone) */
+                site_id?: number;
+                /** @description Only chats assigned to this agent */
+                agent_id?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConversationsReportResponseDto"];
+                };
+            };
+            /** @description Missing or invalid credentials (`Unauthenticated.`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Validation failed; `errors` names each field */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorDto"];
+                };
+            };
+        };
+    };
+    Reports_conversationsCsv: {
+        parameters: {
+            query: {
+                /** @description First day, in the time zone */
+                from: string;
+                /** @description Last day (included), at most 366 days */
+                to: string;
+                /** @description Only this site's conversations, in its time zone (else the first site's zone) */
+                site_id?: number;
+                /** @description Only chats assigned to this agent */
+                agent_id?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The report as CSV (RFC 4180), sent as an attachment */
+            200: {
+                headers: {
+                    "Content-Disposition"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                };
+            };
+            /** @description Missing or invalid credentials (`Unauthenticated.`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Validation failed; `errors` names each field */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": components["schemas"]["ValidationErrorDto"];
+                };
+            };
+        };
+    };
+    Reports_csat: {
+        parameters: {
+            query: {
+                /** @description First day, in the time zone */
+                from: string;
+                /** @description Last day (included), at most 366 days */
+                to: string;
+                /** @description Only this site's conversations, in its time zone (else the first site's zone) */
+                site_id?: number;
+                /** @description Only chats assigned to this agent */
+                agent_id?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CsatReportResponseDto"];
+                };
+            };
+            /** @description Missing or invalid credentials (`Unauthenticated.`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Validation failed; `errors` names each field */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorDto"];
+                };
+            };
+        };
+    };
+    Reports_csatCsv: {
+        parameters: {
+            query: {
+                /** @description First day, in the time zone */
+                from: string;
+                /** @description Last day (included), at most 366 days */
+                to: string;
+                /** @description Only this site's conversations, in its time zone (else the first site's zone) */
+                site_id?: number;
+                /** @description Only chats assigned to this agent */
+                agent_id?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The report as CSV (RFC 4180), sent as an attachment */
+            200: {
+                headers: {
+                    "Content-Disposition"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                };
+            };
+            /** @description Missing or invalid credentials (`Unauthenticated.`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Validation failed; `errors` names each field */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": components["schemas"]["ValidationErrorDto"];
+                };
+            };
+        };
+    };
+    Reports_responseTimes: {
+        parameters: {
+            query: {
+                /** @description First day, in the time zone */
+                from: string;
+                /** @description Last day (included), at most 366 days */
+                to: string;
+                /** @description Only this site's conversations, in its time zone (else the first site's zone) */
+                site_id?: number;
+                /** @description Only chats assigned to this agent */
+                agent_id?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ResponseTimesReportResponseDto"];
+                };
+            };
+            /** @description Missing or invalid credentials (`Unauthenticated.`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Validation failed; `errors` names each field */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorDto"];
+                };
+            };
+        };
+    };
+    Reports_responseTimesCsv: {
+        parameters: {
+            query: {
+                /** @description First day, in the time zone */
+                from: string;
+                /** @description Last day (included), at most 366 days */
+                to: string;
+                /** @description Only this site's conversations, in its time zone (else the first site's zone) */
+                site_id?: number;
+                /** @description Only chats assigned to this agent */
+                agent_id?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The report as CSV (RFC 4180), sent as an attachment */
+            200: {
+                headers: {
+                    "Content-Disposition"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                };
+            };
+            /** @description Missing or invalid credentials (`Unauthenticated.`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Validation failed; `errors` names each field */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": components["schemas"]["ValidationErrorDto"];
+                };
+            };
+        };
+    };
+    Search_find: {
+        parameters: {
+            query: {
+                page?: number;
+                per_page?: number;
+                /** @description Messages: every word, as a word prefix; visitors (name, email, phone) and tickets (number, subject): the text anywhere, any case */
+                q: string;
+                type?: "messages" | "visitors" | "tickets";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SearchPageDto"];
                 };
             };
             /** @description Missing or invalid credentials (`Unauthenticated.`) */
@@ -5666,6 +7294,8 @@ export interface operations {
                 priority?: "low" | "normal" | "high" | "urgent";
                 /** @description Tickets assigned to this agent */
                 assigned_agent_id?: number;
+                /** @description Text found in the ticket number or the subject (any case) */
+                q?: string;
             };
             header?: never;
             path?: never;
@@ -6009,6 +7639,45 @@ export interface operations {
             };
             /** @description Missing ability, feature not in plan, or role too low */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+        };
+    };
+    VisitorPanel_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                visitor: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["VisitorPanelResponseDto"];
+                };
+            };
+            /** @description Missing or invalid credentials (`Unauthenticated.`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Not found, or owned by another organization (`Not found.`) */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
