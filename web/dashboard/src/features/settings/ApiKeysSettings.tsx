@@ -1,6 +1,5 @@
 import {
   Alert,
-  Badge,
   Button,
   Card,
   Checkbox,
@@ -27,6 +26,7 @@ import {
   QueryState,
   SectionHeader,
   useNotice,
+  Tag,
 } from './ui';
 
 type Ability = Schemas['CreateApiKeyDto']['abilities'][number];
@@ -114,9 +114,9 @@ export default function ApiKeysSettings() {
                   <Table.Td>
                     <Group gap={4}>
                       {key.abilities.map((ability) => (
-                        <Badge key={ability} variant="light" size="sm">
+                        <Tag key={ability} size="sm">
                           {ability}
-                        </Badge>
+                        </Tag>
                       ))}
                     </Group>
                   </Table.Td>

@@ -1,6 +1,5 @@
 import {
   ActionIcon,
-  Badge,
   Button,
   Card,
   Group,
@@ -30,6 +29,7 @@ import {
   SectionHeader,
   useMe,
   useNotice,
+  Tag,
 } from './ui';
 
 type Settings = Schemas['AppointmentSettingsDto'];
@@ -356,9 +356,9 @@ function AppointmentRow({
         <Stack gap={2}>
           <Group gap="xs">
             <Text fw={600}>{appointment.formatted}</Text>
-            <Badge variant="light" color={statusColor[appointment.status]}>
+            <Tag color={statusColor[appointment.status]}>
               {t(`settings.appointments.status.${appointment.status}`)}
-            </Badge>
+            </Tag>
           </Group>
           <Text size="sm">{who}</Text>
           <Text size="xs" c="dimmed">

@@ -62,7 +62,7 @@ export default function DataLookupSettings() {
       <QueryState loading={view.isPending && siteId !== undefined} error={view.error} />
       {siteId !== undefined && view.data !== undefined && (
         <DataLookupForm
-          key={`${siteId}-${view.dataUpdatedAt}`}
+          key={siteId}
           siteId={siteId}
           saved={view.data ? fromView(view.data.data) : null}
         />

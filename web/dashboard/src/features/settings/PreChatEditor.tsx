@@ -1,6 +1,5 @@
 import {
   ActionIcon,
-  Badge,
   Button,
   Card,
   Checkbox,
@@ -17,6 +16,7 @@ import {
 import { IconArrowDown, IconArrowUp, IconTrash } from '@tabler/icons-react';
 import { type FormEvent, useState } from 'react';
 import { t } from '../../i18n';
+import { Tag } from './ui';
 
 export interface PreChatField {
   key: string;
@@ -42,7 +42,6 @@ const typeOptions = TYPES.map((type) => ({
   value: type,
   label: t(`settings.prechat.type.${type}`),
 }));
-const isBuiltin = (key: string) => BUILTIN.some((field) => field.key === key);
 
 /** The pre-chat form: built-in fields (name, email, phone) and the site's own custom fields. */
 export function PreChatEditor({
@@ -108,7 +107,7 @@ export function PreChatEditor({
         </Group>
         {form.fields.map((field, index) => {
           const at = `${prefix}.fields.${index}`;
-          const builtin = isBuiltin(field.key);
+          const builtin = field.builtin === true;
           const name = field.label || field.key || t('settings.prechat.newField');
           return (
             <Paper
@@ -120,9 +119,9 @@ export function PreChatEditor({
               style={{ margin: 0 }}
             >
               <Group align="flex-end" wrap="wrap" gap="sm">
-                <Badge variant="light" color={builtin ? 'indigo' : 'grape'} mb={8}>
+                <Tag color={builtin ? 'indigo' : 'grape'} mb={8}>
                   {builtin ? t('settings.prechat.builtin') : t('settings.prechat.custom')}
-                </Badge>
+                </Tag>
                 <TextInput
                   label={t('settings.prechat.label')}
                   value={field.label}
@@ -194,7 +193,9 @@ export function PreChatEditor({
                 key={field.key}
                 variant="default"
                 size="xs"
-                onClick={() => setForm({ ...form, fields: [...form.fields, { ...field }] })}
+                onClick={() =>
+                  setForm({ ...form, fields: [...form.fields, { ...field, builtin: true }] })
+                }
               >
                 {t('settings.prechat.addBuiltin', { label: field.label })}
               </Button>
@@ -205,7 +206,10 @@ export function PreChatEditor({
               onClick={() =>
                 setForm({
                   ...form,
-                  fields: [...form.fields, { key: '', type: 'text', label: '', required: false }],
+                  fields: [
+                    ...form.fields,
+                    { key: '', type: 'text', label: '', required: false, builtin: false },
+                  ],
                 })
               }
             >

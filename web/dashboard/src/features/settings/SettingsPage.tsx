@@ -5,6 +5,9 @@ import {
   IconCalendar,
   IconDatabaseSearch,
   IconKey,
+  IconMessage2,
+  IconSettings,
+  IconTags,
   IconUsers,
   IconWebhook,
   IconWorld,
@@ -15,6 +18,8 @@ import { t, type MessageKey } from '../../i18n';
 import ApiKeysSettings from './ApiKeysSettings';
 import AppointmentsSettings from './AppointmentsSettings';
 import DataLookupSettings from './DataLookupSettings';
+import { CannedResponsesSettings, LabelsSettings } from './LabelsAndCanned';
+import OrganizationSettings from './OrganizationSettings';
 import SiteEditor from './SiteEditor';
 import SitesSettings from './SitesSettings';
 import TeamSettings from './TeamSettings';
@@ -31,6 +36,12 @@ interface Section {
 }
 
 const SECTIONS: Section[] = [
+  {
+    path: 'organization',
+    label: 'settings.nav.organization',
+    icon: IconBuilding,
+    adminOnly: true,
+  },
   { path: 'team', label: 'settings.nav.team', icon: IconUsers, adminOnly: true },
   { path: 'sites', label: 'settings.nav.sites', icon: IconWorld, adminOnly: true },
   { path: 'api-keys', label: 'settings.nav.apiKeys', icon: IconApi, adminOnly: true },
@@ -48,6 +59,8 @@ const SECTIONS: Section[] = [
     adminOnly: false,
   },
   { path: 'trusted-login', label: 'settings.nav.trustedLogin', icon: IconKey, adminOnly: true },
+  { path: 'canned', label: 'settings.nav.canned', icon: IconMessage2, adminOnly: true },
+  { path: 'labels', label: 'settings.nav.labels', icon: IconTags, adminOnly: true },
 ];
 
 /** Settings: a sub-navigation and one nested route per section (relative to /settings). */
@@ -78,7 +91,7 @@ export default function SettingsPage() {
         mih="100vh"
       >
         <Group gap="xs" mb="md" px="xs">
-          <IconBuilding size={20} aria-hidden />
+          <IconSettings size={20} aria-hidden />
           <Title order={1} size="h3">
             {t('settings.title')}
           </Title>
@@ -111,6 +124,7 @@ export default function SettingsPage() {
           <Route index element={<Navigate to={first} replace />} />
           {admin && (
             <>
+              <Route path="organization" element={<OrganizationSettings />} />
               <Route path="team" element={<TeamSettings />} />
               <Route path="sites" element={<SitesSettings />} />
               <Route path="sites/:siteId" element={<SiteEditor />} />
@@ -119,6 +133,8 @@ export default function SettingsPage() {
               <Route path="webhooks/:webhookId" element={<WebhookDetail />} />
               <Route path="data-lookup" element={<DataLookupSettings />} />
               <Route path="trusted-login" element={<TrustedLoginSettings />} />
+              <Route path="canned" element={<CannedResponsesSettings />} />
+              <Route path="labels" element={<LabelsSettings />} />
             </>
           )}
           <Route path="appointments" element={<AppointmentsSettings />} />

@@ -1,20 +1,10 @@
-import {
-  Badge,
-  Button,
-  Card,
-  Group,
-  SimpleGrid,
-  Stack,
-  Text,
-  TextInput,
-  Title,
-} from '@mantine/core';
+import { Button, Card, Group, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { api, unwrap } from '../../api/client';
 import { t } from '../../i18n';
-import { fieldErrorsOf, NoticeBar, QueryState, SectionHeader, useNotice } from './ui';
+import { fieldErrorsOf, NoticeBar, QueryState, SectionHeader, useNotice, Tag } from './ui';
 
 export function useSites() {
   return useQuery({ queryKey: ['sites'], queryFn: () => unwrap(api.GET('/api/agent/sites')) });
@@ -39,9 +29,9 @@ export default function SitesSettings() {
                 <Title order={3} size="h4">
                   {site.name}
                 </Title>
-                <Badge variant="light" color={site.is_active ? 'teal' : 'gray'}>
+                <Tag color={site.is_active ? 'teal' : 'gray'}>
                   {site.is_active ? t('settings.sites.active') : t('settings.sites.inactive')}
-                </Badge>
+                </Tag>
               </Group>
               <Text size="sm" c="dimmed">
                 {site.domain || t('settings.sites.noDomain')} · {site.timezone}

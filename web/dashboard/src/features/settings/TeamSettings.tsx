@@ -1,5 +1,4 @@
 import {
-  Badge,
   Button,
   Card,
   Group,
@@ -25,6 +24,7 @@ import {
   SectionHeader,
   useMe,
   useNotice,
+  Tag,
 } from './ui';
 
 const ROLES: Role[] = ['owner', 'admin', 'agent'];
@@ -113,8 +113,7 @@ export default function TeamSettings() {
                     />
                   </Table.Td>
                   <Table.Td>
-                    <Badge
-                      variant="light"
+                    <Tag
                       color={
                         member.status === 'online'
                           ? 'teal'
@@ -124,7 +123,7 @@ export default function TeamSettings() {
                       }
                     >
                       {t(`settings.team.presence.${member.status}`)}
-                    </Badge>
+                    </Tag>
                   </Table.Td>
                   <Table.Td>
                     {member.id !== me.data?.user.id && (

@@ -1,9 +1,9 @@
-import { Alert, Badge, Button, Card, Code, Group, Stack, Switch, Text, Title } from '@mantine/core';
+import { Alert, Button, Card, Code, Group, Stack, Switch, Text, Title } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { api, unwrap } from '../../api/client';
 import { t } from '../../i18n';
-import { CopyField, NoticeBar, QueryState, SectionHeader, useNotice } from './ui';
+import { CopyField, NoticeBar, QueryState, SectionHeader, useNotice, Tag } from './ui';
 
 export default function TrustedLoginSettings() {
   const queryClient = useQueryClient();
@@ -59,9 +59,9 @@ export default function TrustedLoginSettings() {
               <Title order={3} size="h4" id="trusted-state">
                 {t('settings.trusted.state')}
               </Title>
-              <Badge variant="light" color={state.enabled ? 'teal' : 'gray'}>
+              <Tag color={state.enabled ? 'teal' : 'gray'}>
                 {state.enabled ? t('settings.trusted.on') : t('settings.trusted.off')}
-              </Badge>
+              </Tag>
             </Group>
             <Stack>
               <Text size="sm">

@@ -1,6 +1,5 @@
 import {
   Anchor,
-  Badge,
   Button,
   Card,
   Code,
@@ -27,6 +26,7 @@ import {
   QueryState,
   SectionHeader,
   useNotice,
+  Tag,
 } from './ui';
 import type { WebhookEvent } from './webhook-events';
 import { EventCheckboxes } from './WebhooksSettings';
@@ -272,9 +272,9 @@ function DeliveryCard({
           <Text fw={600} size="sm">
             {delivery.event}
           </Text>
-          <Badge variant="light" color={statusColor[delivery.status]}>
+          <Tag color={statusColor[delivery.status]}>
             {t(`settings.webhooks.status.${delivery.status}`)}
-          </Badge>
+          </Tag>
           <Text size="xs" c="dimmed">
             {formatDateTime(delivery.created_at)} ·{' '}
             {t('settings.webhooks.attemptCount', { count: delivery.attempts })}
@@ -308,12 +308,9 @@ function DeliveryCard({
                   <Table.Td>{attempt.attempt}</Table.Td>
                   <Table.Td>{formatDateTime(attempt.started_at)}</Table.Td>
                   <Table.Td>
-                    <Badge
-                      variant="outline"
-                      color={attempt.status_code && attempt.status_code < 300 ? 'teal' : 'red'}
-                    >
+                    <Tag color={attempt.status_code && attempt.status_code < 300 ? 'teal' : 'red'}>
                       {attempt.status_code ?? t('settings.webhooks.noStatus')}
-                    </Badge>
+                    </Tag>
                   </Table.Td>
                   <Table.Td>{t('settings.webhooks.ms', { ms: attempt.duration_ms })}</Table.Td>
                   <Table.Td style={{ wordBreak: 'break-all' }}>

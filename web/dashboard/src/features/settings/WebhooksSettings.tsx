@@ -1,7 +1,6 @@
 import {
   Alert,
   Anchor,
-  Badge,
   Button,
   Card,
   Checkbox,
@@ -18,7 +17,15 @@ import { type FormEvent, useState } from 'react';
 import { Link } from 'react-router';
 import { api, unwrap } from '../../api/client';
 import { t } from '../../i18n';
-import { CopyField, fieldErrorsOf, NoticeBar, QueryState, SectionHeader, useNotice } from './ui';
+import {
+  CopyField,
+  fieldErrorsOf,
+  NoticeBar,
+  QueryState,
+  SectionHeader,
+  useNotice,
+  Tag,
+} from './ui';
 import { WEBHOOK_EVENTS, type WebhookEvent } from './webhook-events';
 
 export default function WebhooksSettings() {
@@ -94,11 +101,11 @@ export default function WebhooksSettings() {
                     <Text size="sm">{hook.events.join(', ')}</Text>
                   </Table.Td>
                   <Table.Td>
-                    <Badge variant="light" color={hook.is_active ? 'teal' : 'red'}>
+                    <Tag color={hook.is_active ? 'teal' : 'red'}>
                       {hook.is_active
                         ? t('settings.webhooks.active')
                         : t('settings.webhooks.disabled')}
-                    </Badge>
+                    </Tag>
                   </Table.Td>
                   <Table.Td>
                     <Button

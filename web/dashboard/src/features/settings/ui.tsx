@@ -1,6 +1,7 @@
 import {
   ActionIcon,
   Alert,
+  Badge,
   Button,
   Code,
   CopyButton,
@@ -14,7 +15,7 @@ import {
 import { useDisclosure } from '@mantine/hooks';
 import { IconCheck, IconCopy } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
-import { useState } from 'react';
+import { type ReactNode, useState } from 'react';
 import { api, ApiError, unwrap } from '../../api/client';
 import { t } from '../../i18n';
 
@@ -182,4 +183,23 @@ export function ConfirmButton({
 /** A date-time as the agent's browser shows it, or a dash. */
 export function formatDateTime(value: string | null | undefined): string {
   return value ? new Date(value).toLocaleString() : '—';
+}
+
+/** A status tag: a coloured dot beside dark text (coloured text on a tint misses 4.5:1). */
+export function Tag({
+  color = 'indigo',
+  size,
+  mb,
+  children,
+}: {
+  color?: string;
+  size?: 'xs' | 'sm' | 'md' | 'lg';
+  mb?: number;
+  children: ReactNode;
+}) {
+  return (
+    <Badge variant="dot" color={color} size={size} mb={mb}>
+      {children}
+    </Badge>
+  );
 }
