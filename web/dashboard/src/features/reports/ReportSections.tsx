@@ -132,6 +132,7 @@ export function ConversationsReport({ query, names }: { query: Query; names: Nam
                 h={260}
                 data={data.days}
                 dataKey="date"
+                yAxisProps={{ allowDecimals: false }}
                 withLegend
                 series={[
                   {
@@ -203,8 +204,14 @@ export function ResponseTimesReport({ query, names }: { query: Query; names: Nam
   });
   const data = report.data?.data;
   const title = t('reports.times.title');
-  const minutes = (seconds: number | null) =>
-    seconds === null ? 0 : Math.round((seconds / 60) * 10) / 10;
+  // Minutes once answers take minutes; seconds while they are that quick.
+  const slowest = Math.max(
+    0,
+    ...(data?.per_agent ?? []).map((row) => row.first_response.p90_seconds ?? 0),
+  );
+  const inMinutes = slowest >= 120;
+  const scaled = (seconds: number | null) =>
+    seconds === null ? 0 : Math.round((inMinutes ? seconds / 60 : seconds) * 10) / 10;
   return (
     <ReportCard
       id="report-times"
@@ -232,16 +239,20 @@ export function ResponseTimesReport({ query, names }: { query: Query; names: Nam
             />
           </SimpleGrid>
           {data.per_agent.length > 0 && (
-            <Chart label={t('reports.times.chart')}>
+            <Chart
+              label={t('reports.times.chart', {
+                unit: inMinutes ? t('reports.minutes') : t('reports.seconds'),
+              })}
+            >
               <BarChart
                 h={220}
                 data={data.per_agent.map((row) => ({
                   agent: names.agent(row.id),
-                  median: minutes(row.first_response.median_seconds),
-                  p90: minutes(row.first_response.p90_seconds),
+                  median: scaled(row.first_response.median_seconds),
+                  p90: scaled(row.first_response.p90_seconds),
                 }))}
                 dataKey="agent"
-                unit=" min"
+                unit={inMinutes ? ' min' : ' s'}
                 withLegend
                 series={[
                   { name: 'median', label: t('reports.times.median'), color: 'teal.6' },
@@ -322,6 +333,7 @@ export function CsatReport({ query, names }: { query: Query; names: Names }) {
                 count: data.totals.distribution[rating],
               }))}
               dataKey="rating"
+              yAxisProps={{ allowDecimals: false }}
               series={[{ name: 'count', label: t('reports.csat.count'), color: 'yellow.6' }]}
             />
           </Chart>
