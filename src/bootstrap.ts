@@ -10,6 +10,7 @@ import cors from 'cors';
 import { httpLogger } from './common/logging/http-logger';
 import { RedisIoAdapter } from './modules/realtime/redis-io.adapter';
 import { PinoNestLogger } from './common/logging/logger';
+import { AppConfig } from './config/app-config';
 import { DocsService } from './modules/docs/docs.service';
 import { mountBrowserApps } from './modules/web/browser-apps';
 
@@ -37,7 +38,9 @@ export async function createApp(
   // No route promises ETags or answers 304 (the spec has no conditional requests); Express would
   // otherwise hash every JSON body.
   app.set('etag', false);
-  app.set('trust proxy', 'loopback, linklocal, uniquelocal');
+  // Whether X-Forwarded-For names the client (rate limits per address) is the operator's call:
+  // believed from anyone, it lets a client pick its own address.
+  app.set('trust proxy', new AppConfig(options.env).trustProxy);
   app.use(httpLogger(logger));
   // Browsers call the widget API from the sites that embed it; the guard then checks the origin
   // against the site's allowed domains (403), so the reflected origin grants nothing by itself.

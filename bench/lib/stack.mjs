@@ -175,6 +175,13 @@ export async function startService(databaseUrl, publicUrl, port, extraEnv = {}) 
       PUBLIC_URL: publicUrl,
       LOG_LEVEL: 'warn',
       RATE_LIMIT_PER_MINUTE: String(RATE_LIMIT_PER_MINUTE),
+      // The load comes from one address and few visitors: the issue-15 throttles would refuse it.
+      SIGNUP_LIMIT_PER_HOUR: String(RATE_LIMIT_PER_MINUTE),
+      WIDGET_LIMIT_PER_MINUTE: String(RATE_LIMIT_PER_MINUTE),
+      VISITOR_MESSAGE_LIMIT_PER_MINUTE: String(RATE_LIMIT_PER_MINUTE),
+      TRUSTED_LOGIN_LIMIT_PER_MINUTE: String(RATE_LIMIT_PER_MINUTE),
+      SOCKET_EVENTS_PER_SECOND: String(RATE_LIMIT_PER_MINUTE),
+      SOCKET_EVENT_BURST: String(RATE_LIMIT_PER_MINUTE),
       ...extraEnv,
     },
     port,

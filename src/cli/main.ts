@@ -4,6 +4,7 @@
  *   org:create --name <organization> --email <owner email> [--owner-name <name>] [--password <pw>] [--json]
  *   org:plan <organization_id> <free|pro|business>
  *   org:subscription <organization_id> <ISO date|none>
+ *   secrets:rotate      re-seals every stored secret under SECRETS_KEY (see README, "Secrets")
  *
  * It uses DATABASE_URL, or the embedded database in DATA_DIR (the running app's server when the
  * app is up, otherwise one started for the command and stopped after it).
@@ -13,6 +14,7 @@ import { existsSync } from 'node:fs';
 import { NestFactory } from '@nestjs/core';
 import { DataSource } from 'typeorm';
 import { ABILITIES } from '../common/auth/auth.types';
+import { SecretBoxService } from '../common/crypto/secret-box.service';
 import { randomBase62 } from '../common/crypto/secrets';
 import { AppError } from '../common/errors/app-error';
 import { loadEnvironment } from '../config/environment';
@@ -44,7 +46,8 @@ async function main(): Promise<void> {
   if (!command || command === '--help') {
     process.stdout.write(
       'commands:\n  org:create --name <organization> --email <owner email> [--owner-name <name>] [--password <pw>] [--json]\n' +
-        '  org:plan <organization_id> <free|pro|business>\n  org:subscription <organization_id> <ISO date|none>\n',
+        '  org:plan <organization_id> <free|pro|business>\n  org:subscription <organization_id> <ISO date|none>\n' +
+        '  secrets:rotate\n',
     );
     return;
   }
@@ -159,6 +162,11 @@ async function run(
           ].join('\n'),
         );
       }
+      return;
+    }
+    case 'secrets:rotate': {
+      const count = await app.get(SecretBoxService).rotate();
+      process.stdout.write(`re-sealed ${count} stored secret(s) under the current key\n`);
       return;
     }
     default:

@@ -8,6 +8,10 @@ export class AppConfig {
   readonly publicUrl: string;
   readonly dataDir: string;
   readonly webhookRetryScheduleMs: number[] | undefined;
+  /** Origins whose cookie-authenticated agent requests may change anything. */
+  readonly agentOrigins: ReadonlySet<string>;
+  /** The Express `trust proxy` setting. */
+  readonly trustProxy: boolean | number | string;
 
   constructor(readonly env: Environment) {
     this.publicUrl = (env.PUBLIC_URL ?? `http://localhost:${env.PORT}`).replace(/\/+$/, '');
@@ -15,6 +19,23 @@ export class AppConfig {
     this.webhookRetryScheduleMs = env.WEBHOOK_RETRY_SCHEDULE_MS?.split(',').map((part) =>
       Number(part.trim()),
     );
+    this.agentOrigins = new Set([
+      new URL(this.publicUrl).origin,
+      ...(env.DASHBOARD_ORIGINS ?? '')
+        .split(',')
+        .map((part) => part.trim())
+        .filter((part) => part.length > 0)
+        .map((part) => new URL(part).origin),
+    ]);
+    const trust = env.TRUST_PROXY.trim();
+    this.trustProxy =
+      trust === 'true'
+        ? true
+        : trust === 'false'
+          ? false
+          : /^\d+$/.test(trust)
+            ? Number(trust)
+            : trust;
   }
 
   get queueBackend(): 'redis' | 'postgres' {

@@ -63,4 +63,30 @@ describe('loadEnvironment', () => {
       ]);
     }
   });
+
+  it('never shows a bad value (a DATABASE_URL carries a password)', () => {
+    try {
+      loadEnvironment({ DATABASE_URL: 'postgres://app:hunter2-secret@db host/app' });
+      throw new Error('expected a failure');
+    } catch (error) {
+      expect((error as EnvironmentError).message).toContain('DATABASE_URL=');
+      expect((error as EnvironmentError).message).not.toContain('hunter2');
+    }
+  });
+
+  it('requires SECRETS_KEY in production', () => {
+    expect(() => loadEnvironment({ NODE_ENV: 'production' })).toThrow(/SECRETS_KEY/);
+    const key = 'ab'.repeat(32);
+    expect(loadEnvironment({ NODE_ENV: 'production', SECRETS_KEY: key }).SECRETS_KEY).toBe(key);
+  });
+
+  it('reads DATA_LOOKUP_ALLOWED_HOSTS entries and refuses anything else', () => {
+    const value = 'db.internal, 10.0.0.0/8,[::1]:5432,::1,postgres:5432';
+    expect(loadEnvironment({ DATA_LOOKUP_ALLOWED_HOSTS: value }).DATA_LOOKUP_ALLOWED_HOSTS).toBe(
+      value,
+    );
+    expect(() => loadEnvironment({ DATA_LOOKUP_ALLOWED_HOSTS: 'a b;c' })).toThrow(
+      /DATA_LOOKUP_ALLOWED_HOSTS=/,
+    );
+  });
 });

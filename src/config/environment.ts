@@ -27,6 +27,13 @@ const toInteger = ({ value }: { value: unknown }): unknown =>
 const emptyToUndefined = ({ value }: { value: unknown }): unknown =>
   typeof value === 'string' && value.trim() === '' ? undefined : value;
 
+const KEY_TEXT = '(?:[0-9a-fA-F]{64}|[A-Za-z0-9+/]{43}=)';
+const KEY = new RegExp(`^${KEY_TEXT}$`);
+const KEY_LIST = new RegExp(`^${KEY_TEXT}(\\s*,\\s*${KEY_TEXT})*$`);
+const ALLOWED_ENTRY =
+  '(?:[0-9a-fA-F:.]+|\\[[0-9a-fA-F:.]+\\](?::\\d+)?|[A-Za-z0-9_.-]+(?::\\d+)?|[0-9a-fA-F:.]+/\\d+)';
+const ALLOWED_HOSTS = new RegExp(`^(\\s*${ALLOWED_ENTRY}\\s*(,\\s*${ALLOWED_ENTRY}\\s*)*)?$`);
+
 export const PLANS = ['free', 'pro', 'business'] as const;
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
@@ -100,13 +107,34 @@ export class Environment {
   })
   WEBHOOK_RETRY_SCHEDULE_MS?: string;
 
-  /** 32 bytes (64 hex or base64) sealing stored secrets; unset: a key generated into the database. */
+  /**
+   * 32 bytes (64 hex or base64) sealing stored secrets and deriving the widget session key;
+   * required in production; unset elsewhere: a key generated into DATA_DIR on first start.
+   */
   @Transform(emptyToUndefined)
   @IsOptional()
-  @Matches(/^([0-9a-fA-F]{64}|[A-Za-z0-9+/]{43}=)$/, {
-    message: 'must be 32 bytes as 64 hex characters or base64',
-  })
+  @Matches(KEY, { message: 'must be 32 bytes as 64 hex characters or base64' })
   SECRETS_KEY?: string;
+
+  /** Keys being rotated away from (comma-separated): values sealed under them still open. */
+  @Transform(emptyToUndefined)
+  @IsOptional()
+  @Matches(KEY_LIST, { message: 'must be comma-separated keys of 32 bytes (hex or base64)' })
+  SECRETS_KEY_PREVIOUS?: string;
+
+  /** `production` requires SECRETS_KEY and keeps login codes out of the log. */
+  @Transform(emptyToUndefined)
+  @IsOptional()
+  @IsString()
+  NODE_ENV?: string;
+
+  /**
+   * Owner-database targets data lookup may reach although loopback, private or the service's own
+   * database: comma-separated `host`, `host:port` or CIDR entries (the own database needs a
+   * `host:port` entry).
+   */
+  @Matches(ALLOWED_HOSTS, { message: 'must be comma-separated host, host:port or CIDR entries' })
+  DATA_LOOKUP_ALLOWED_HOSTS = '';
 
   @Transform(emptyToUndefined)
   @IsOptional()
@@ -132,6 +160,93 @@ export class Environment {
   @IsBoolean()
   WORKERS_ENABLED = true;
 
+  /**
+   * Express `trust proxy`: whether (and which hops') `X-Forwarded-For` is believed for the client
+   * address. `false` (default): never; `true`; a hop count; or comma-separated addresses, CIDRs
+   * or the names `loopback`, `linklocal`, `uniquelocal`.
+   */
+  @Transform(emptyToUndefined)
+  @IsOptional()
+  @Matches(/^(true|false|\d+|[0-9A-Za-z.:/]+(\s*,\s*[0-9A-Za-z.:/]+)*)$/, {
+    message: 'must be true, false, a hop count or comma-separated addresses, CIDRs or names',
+  })
+  TRUST_PROXY = 'false';
+
+  /** Origins besides PUBLIC_URL's whose cookie-authenticated agent requests are accepted. */
+  @Transform(emptyToUndefined)
+  @IsOptional()
+  @Matches(/^https?:\/\/[^\s,/]+(\s*,\s*https?:\/\/[^\s,/]+)*$/, {
+    message: 'must be comma-separated origins such as https://dashboard.example.com',
+  })
+  DASHBOARD_ORIGINS?: string;
+
+  /** scrypt cost N of new password hashes (a power of two; OWASP's minimum is 2^17). */
+  @Transform(toInteger)
+  @IsInt()
+  @Min(1024)
+  @Max(1048576)
+  PASSWORD_SCRYPT_N = 131072;
+
+  /** Absolute lifetime of an agent session, however active, in days. */
+  @Transform(toInteger)
+  @IsInt()
+  @Min(1)
+  @Max(365)
+  SESSION_MAX_AGE_DAYS = 30;
+
+  /** Sign-ups per client address per hour. */
+  @Transform(toInteger)
+  @IsInt()
+  @Min(1)
+  SIGNUP_LIMIT_PER_HOUR = 10;
+
+  /** Widget API calls per client address and site per minute. */
+  @Transform(toInteger)
+  @IsInt()
+  @Min(1)
+  WIDGET_LIMIT_PER_MINUTE = 120;
+
+  /** Messages one visitor may send per minute (HTTP and socket together). */
+  @Transform(toInteger)
+  @IsInt()
+  @Min(1)
+  VISITOR_MESSAGE_LIMIT_PER_MINUTE = 20;
+
+  /** Trusted visitor logins per organization per minute. */
+  @Transform(toInteger)
+  @IsInt()
+  @Min(1)
+  TRUSTED_LOGIN_LIMIT_PER_MINUTE = 300;
+
+  /** Login-code mails per recipient per hour; a site may send 50 times as many. */
+  @Transform(toInteger)
+  @IsInt()
+  @Min(1)
+  OTP_MAIL_LIMIT_PER_HOUR = 5;
+
+  /** Socket events per connection: the token bucket's refill per second and its size. */
+  @Transform(toInteger)
+  @IsInt()
+  @Min(1)
+  SOCKET_EVENTS_PER_SECOND = 10;
+
+  @Transform(toInteger)
+  @IsInt()
+  @Min(1)
+  SOCKET_EVENT_BURST = 30;
+
+  /** Webhook endpoints one organization may have. */
+  @Transform(toInteger)
+  @IsInt()
+  @Min(1)
+  WEBHOOK_ENDPOINTS_MAX = 20;
+
+  /** Upcoming (pending or confirmed, not yet started) appointments one visitor may hold. */
+  @Transform(toInteger)
+  @IsInt()
+  @Min(1)
+  BOOKINGS_PER_VISITOR_MAX = 3;
+
   /** Largest accepted JSON request body. */
   @Transform(emptyToUndefined)
   @Matches(/^\d+(b|kb|mb)$/i, { message: 'must be a size such as 100kb or 1mb' })
@@ -151,8 +266,11 @@ const OPTIONAL_KEYS = [
   'PUBLIC_URL',
   'WEBHOOK_RETRY_SCHEDULE_MS',
   'SECRETS_KEY',
+  'SECRETS_KEY_PREVIOUS',
+  'NODE_ENV',
   'SMTP_URL',
   'APPOINTMENTS_NOW',
+  'DASHBOARD_ORIGINS',
 ];
 
 /** The name of every variable the service reads. */
@@ -176,9 +294,15 @@ export function loadEnvironment(source: Record<string, unknown> = process.env): 
         const texts = Object.values(error.constraints ?? {}).map((text) =>
           text.replace(error.property, '').trim(),
         );
-        return `${error.property}=${JSON.stringify(error.value)}: ${texts.join('; ')}`;
+        // The value is never shown: it may hold a password (DATABASE_URL) or a key.
+        return `${error.property}=(value not shown): ${texts.join('; ')}`;
       }),
     );
+  }
+  if (env.NODE_ENV === 'production' && !env.SECRETS_KEY) {
+    throw new EnvironmentError([
+      'SECRETS_KEY=(unset): is required when NODE_ENV=production (32 bytes, hex or base64)',
+    ]);
   }
   return env;
 }

@@ -70,13 +70,18 @@ export async function pageOf<T>(
     parameters: unknown[];
     orderBy: string;
     totalsFrom?: string;
+    /** Count at most this many rows (a search matching half a million messages says 10 000). */
+    countLimit?: number;
   },
   page: { perPage: number; offset: number },
 ): Promise<{ rows: T[]; total: number }> {
   const next = query.parameters.length;
   const total = query.totalsFrom
     ? `SELECT coalesce(sum(total), 0) AS total FROM ${query.totalsFrom} WHERE ${query.where}`
-    : `SELECT count(*) AS total FROM ${query.from} WHERE ${query.where}`;
+    : query.countLimit
+      ? `SELECT count(*) AS total FROM (SELECT 1 FROM ${query.from} WHERE ${query.where}
+         LIMIT ${Math.trunc(query.countLimit)}) AS counted`
+      : `SELECT count(*) AS total FROM ${query.from} WHERE ${query.where}`;
   const [rows, count] = await Promise.all([
     sql<T>(
       executor,

@@ -9,7 +9,12 @@ import { ROOT } from '../utils/test-env';
 function cli(dataDir: string, ...args: string[]) {
   return spawnSync(process.execPath, [path.join(ROOT, 'dist', 'src', 'cli', 'main.js'), ...args], {
     cwd: ROOT,
-    env: { PATH: process.env.PATH, HOME: process.env.HOME, DATA_DIR: dataDir },
+    env: {
+      PATH: process.env.PATH,
+      HOME: process.env.HOME,
+      DATA_DIR: dataDir,
+      PASSWORD_SCRYPT_N: '16384',
+    },
     encoding: 'utf8',
     timeout: 60_000,
   });

@@ -4,6 +4,7 @@ import { outboxEvents } from '../factories/conversations';
 import { addMember, registerOrganization, type Registered } from '../factories/identity';
 import { type AppProcess, eventually, startApp } from '../utils/app-process';
 import { createTestDatabase, dropTestDatabase, pool } from '../utils/database';
+import { startWidgetChat } from '../factories/widget-chat';
 
 /** Automatic assignment: round robin to online agents, within the organization's capacity. */
 describe('agent API: automatic assignment', () => {
@@ -21,17 +22,8 @@ describe('agent API: automatic assignment', () => {
   const presence = (token: string, status: 'online' | 'away' | 'offline') =>
     request(app.url).patch('/api/agent/presence').set(auth(token)).send({ status }).expect(200);
 
-  const startChat = async (site: Registered['site'], body = 'Hello') => {
-    const session = await request(app.url)
-      .post('/api/widget/init')
-      .send({ widget_key: site.widget_key })
-      .expect(200);
-    await request(app.url)
-      .post('/api/widget/messages')
-      .send({ widget_key: site.widget_key, visitor_uid: session.body.visitor_uid, body })
-      .expect(201);
-    return session.body.conversation_id as number;
-  };
+  const startChat = async (site: Registered['site'], body = 'Hello') =>
+    (await startWidgetChat(app.url, site, [body])).id;
 
   /** conversation id -> assignee, for the given chats. */
   const assignees = async (ids: number[]) => {

@@ -4,6 +4,8 @@ import { outboxEvents } from '../factories/conversations';
 import { addMember, registerOrganization, type Registered } from '../factories/identity';
 import { type AppProcess, startApp } from '../utils/app-process';
 import { createTestDatabase, dropTestDatabase, pool } from '../utils/database';
+import { connect } from '../utils/sockets';
+import { startWidgetChat } from '../factories/widget-chat';
 
 interface InboxItem {
   id: number;
@@ -34,29 +36,11 @@ describe('agent API: canned responses, labels, inbox views and search', () => {
   });
 
   /** A visitor opens the widget and writes: a started, waiting conversation. */
-  const startChat = async (site: Registered['site'], name: string, ...bodies: string[]) => {
-    const session = await request(app.url)
-      .post('/api/widget/init')
-      .send({
-        widget_key: site.widget_key,
-        visitor_name: name,
-        visitor_email: `${name}@example.com`,
-      })
-      .expect(200);
-    const ids: number[] = [];
-    for (const body of bodies) {
-      const sent = await request(app.url)
-        .post('/api/widget/messages')
-        .send({ widget_key: site.widget_key, visitor_uid: session.body.visitor_uid, body })
-        .expect(201);
-      ids.push(sent.body.id as number);
-    }
-    return {
-      id: session.body.conversation_id as number,
-      visitorId: session.body.visitor_id as number,
-      messageIds: ids,
-    };
-  };
+  const startChat = (site: Registered['site'], name: string, ...bodies: string[]) =>
+    startWidgetChat(app.url, site, bodies, {
+      visitor_name: name,
+      visitor_email: `${name}@example.com`,
+    });
 
   beforeAll(async () => {
     databaseUrl = await createTestDatabase();
@@ -163,6 +147,12 @@ describe('agent API: canned responses, labels, inbox views and search', () => {
     const first = await startChat(org.site, 'ann', 'My invoice is wrong');
     const second = await startChat(org.site, 'bob', 'Hello');
 
+    // A colleague's open dashboard hears the change.
+    const colleague = await connect(`http://127.0.0.1:${app.port}`, '/agent', org.token);
+    const pushed = colleague.next<{ conversation_id: number; labels: { name: string }[] }>(
+      'conversation.labels',
+      (data) => data.conversation_id === first.id,
+    );
     const set = await as(agent.token)
       .put(`/api/agent/conversations/${first.id}/labels`, {
         label_ids: [billing.body.data.id, vip.body.data.id],
@@ -175,6 +165,10 @@ describe('agent API: canned responses, labels, inbox views and search', () => {
         { id: vip.body.data.id, name: 'vip', color: '#ff0000' },
       ],
     });
+    expect((await pushed).labels.map((label) => label.name)).toEqual(['Billing', 'vip']);
+    colleague.close();
+    const detail = await as(agent.token).get(`/api/agent/conversations/${first.id}`).expect(200);
+    expect(detail.body.data.labels).toEqual(set.body.data.labels);
     // Another organization's label is refused and changes nothing.
     const refused = await as(agent.token)
       .put(`/api/agent/conversations/${second.id}/labels`, { label_ids: [foreign.body.data.id] })

@@ -3,6 +3,7 @@ import request from 'supertest';
 import { addMember, registerOrganization, type Registered } from '../factories/identity';
 import { type AppProcess, eventually, startApp } from '../utils/app-process';
 import { createTestDatabase, dropTestDatabase } from '../utils/database';
+import { startWidgetChat } from '../factories/widget-chat';
 
 const MISSED_SECONDS = 4;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -48,22 +49,15 @@ describe('agent API: reports and the visitor panel', () => {
     extra: Record<string, unknown> = {},
     token = org.token,
   ) => {
-    const session = await request(app.url)
-      .post('/api/widget/init')
-      .send({ widget_key: site.widget_key, ...extra })
-      .expect(200);
-    await request(app.url)
-      .post('/api/widget/messages')
-      .send({ widget_key: site.widget_key, visitor_uid: session.body.visitor_uid, body: 'Hi' })
-      .expect(201);
+    const started = await startWidgetChat(app.url, site, ['Hi'], extra);
     const conversation = await request(app.url)
-      .get(`/api/agent/conversations/${session.body.conversation_id as number}`)
+      .get(`/api/agent/conversations/${started.id}`)
       .set(auth(token))
       .expect(200);
     const chat: Chat = {
-      id: session.body.conversation_id as number,
-      visitorUid: session.body.visitor_uid as string,
-      visitorId: session.body.visitor_id as number,
+      id: started.id,
+      visitorUid: started.visitorUid,
+      visitorId: started.visitorId,
       site,
       startedAt: Date.parse(conversation.body.data.started_at as string),
     };

@@ -1,5 +1,5 @@
 import request from 'supertest';
-import { registerOrganization, type Registered } from '../factories/identity';
+import { addMember, registerOrganization, type Registered } from '../factories/identity';
 import { type AppProcess, eventually, startApp } from '../utils/app-process';
 import { createTestDatabase, dropTestDatabase, pool } from '../utils/database';
 import { redisAvailable, type RedisServer, startRedis } from '../utils/redis';
@@ -94,6 +94,27 @@ describeWithRedis('live chat across two instances sharing Redis', () => {
     } finally {
       await db.end();
     }
+  });
+
+  it("closes a removed agent's socket on the other instance within a second", async () => {
+    const member = await addMember(one.url, org.token, 'agent');
+    const onOne = await connect(direct(one), '/agent', member.token);
+    const onTwo = await connect(direct(two), '/agent', member.token);
+    sockets.push(onOne, onTwo);
+    const closed = (socket: TestSocket) =>
+      new Promise<string>((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error('socket still open after 1 s')), 1000);
+        socket.socket.once('disconnect', (reason) => {
+          clearTimeout(timer);
+          resolve(reason);
+        });
+      });
+    const both = Promise.all([closed(onOne), closed(onTwo)]);
+    await request(two.url)
+      .delete(`/api/agent/team/${member.id}`)
+      .set('Authorization', `Bearer ${org.token}`)
+      .expect(200);
+    await expect(both).resolves.toEqual(['io server disconnect', 'io server disconnect']);
   });
 
   it('marks an unanswered chat missed through the Redis queue', async () => {

@@ -17,7 +17,8 @@ describe.each(modes)(
     beforeAll(async () => {
       databaseUrl = await createTestDatabase();
       if (useRedis) redis = await startRedis();
-      const env = { DATABASE_URL: databaseUrl, REDIS_URL: redis?.url };
+      // The tests name their client address in X-Forwarded-For; the proxy in front is loopback.
+      const env = { DATABASE_URL: databaseUrl, REDIS_URL: redis?.url, TRUST_PROXY: 'loopback' };
       apps = await Promise.all([startApp(env), startApp(env)]);
     });
 

@@ -19,6 +19,40 @@ export interface AppProcess {
 }
 
 /**
+ * What the suites' apps may reach by data lookup: the owner databases the tests run are local
+ * (loopback), some on the test PostgreSQL server that also holds the app's own database, which
+ * needs its `host:port` named. A suite checking the target policy passes its own value.
+ */
+export function localOwnerDatabases(databaseUrl: string | undefined): string {
+  const entries = ['127.0.0.0/8', '::1', 'localhost'];
+  if (databaseUrl) {
+    const own = new URL(databaseUrl);
+    entries.push(`${own.hostname}:${own.port || 5432}`);
+  }
+  return entries.join(',');
+}
+
+/**
+ * What every test app starts with unless the test says otherwise: suites register, log in, send
+ * and book far more than one person would, all from 127.0.0.1 (the validating proxy), so the
+ * throttles are set out of reach, and scrypt runs at a test cost (2^14, not the OWASP 2^17 that
+ * costs 128 MiB and a few hundred ms per hash on two shared cores). Tests of a limit or of the
+ * production cost pass their own value.
+ */
+export const LOOSE_LIMITS: Record<string, string> = {
+  PASSWORD_SCRYPT_N: '16384',
+  SIGNUP_LIMIT_PER_HOUR: '100000',
+  WIDGET_LIMIT_PER_MINUTE: '100000',
+  VISITOR_MESSAGE_LIMIT_PER_MINUTE: '100000',
+  TRUSTED_LOGIN_LIMIT_PER_MINUTE: '100000',
+  OTP_MAIL_LIMIT_PER_HOUR: '1000',
+  SOCKET_EVENTS_PER_SECOND: '1000',
+  SOCKET_EVENT_BURST: '1000',
+  WEBHOOK_ENDPOINTS_MAX: '1000',
+  BOOKINGS_PER_VISITOR_MAX: '1000',
+};
+
+/**
  * Starts the compiled service (`dist/src/main.js`, what `npm start` runs) as a child process, on a
  * free port, and resolves once it listens. The tests then talk HTTP to it like any client.
  */
@@ -35,6 +69,8 @@ export async function startApp(env: Record<string, string | undefined>): Promise
         HOST: '127.0.0.1',
         LOG_LEVEL: 'info',
         WEBHOOK_ALLOW_INSECURE: 'true',
+        DATA_LOOKUP_ALLOWED_HOSTS: localOwnerDatabases(env.DATABASE_URL),
+        ...LOOSE_LIMITS,
         ...env,
       },
     },

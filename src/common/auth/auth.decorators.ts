@@ -24,14 +24,15 @@ export const Public = () => declare({ kind: 'public' });
 
 /**
  * A logged-in agent (bearer token or session cookie). `role: 'admin'` admits owners and admins;
- * agents get 403.
+ * agents get 403. A cookie-authenticated POST, PUT, PATCH or DELETE also needs a JSON body type
+ * and an `Origin` of PUBLIC_URL or DASHBOARD_ORIGINS (403 otherwise).
  */
 export const Agent = ({ role = 'agent' }: { role?: 'agent' | 'admin' } = {}) =>
   applyDecorators(
     declare({ kind: 'agent', role }),
     ApiBearerAuth('agent_token'),
     ApiCookieAuth('agent_cookie'),
-    ApiErrors(...(role === 'admin' ? [401, 403] : [401])),
+    ApiErrors(401, 403),
   );
 
 /** An organization API key (`Authorization: Bearer` or `X-Service-Key`) holding `ability`. */
@@ -47,7 +48,8 @@ export const ApiKey = (ability?: Ability) =>
  * A widget call: the site's `widget_key` in the JSON body (or the query string of a GET), or the
  * widget session token as `Authorization: Bearer`. Unknown keys and inactive sites are 404; an
  * organization whose subscription ended more than SUBSCRIPTION_GRACE_DAYS ago gets 402; a browser
- * origin outside the site's `allowed_domains` gets 403. With `visitor`, the route acts for a
+ * origin outside the site's `allowed_domains` gets 403; past WIDGET_LIMIT_PER_MINUTE calls from one
+ * address to one site, 429. With `visitor`, the route acts for a
  * visitor: `visitor_uid` next to the key (404 when it is not a visitor of that site) or the token.
  */
 export const Widget = ({ visitor = false }: { visitor?: boolean } = {}) =>
@@ -55,7 +57,7 @@ export const Widget = ({ visitor = false }: { visitor?: boolean } = {}) =>
     declare({ kind: 'widget', visitor }),
     ApiSecurity('widget_key'),
     ...(visitor ? [ApiBearerAuth('widget_session')] : []),
-    ApiErrors(...(visitor ? [401, 402, 403, 404] : [402, 403, 404])),
+    ApiErrors(...(visitor ? [401, 402, 403, 404, 429] : [402, 403, 404, 429])),
   );
 
 export const CurrentWidget = createParamDecorator(

@@ -27,6 +27,8 @@ export interface AgentPrincipal {
   organizationId: string;
   role: Role;
   sessionId: string;
+  /** When the session ends if nothing changes (idle expiry or absolute lifetime). */
+  sessionEndsAt?: Date;
 }
 
 export interface ApiKeyPrincipal {

@@ -1,6 +1,10 @@
 import { Global, Module } from '@nestjs/common';
+import { SealedValuesMaintenanceRepository } from './sealed-values-maintenance.repository';
 import { SecretBoxService } from './secret-box.service';
 
 @Global()
-@Module({ providers: [SecretBoxService], exports: [SecretBoxService] })
+@Module({
+  providers: [SecretBoxService, SealedValuesMaintenanceRepository],
+  exports: [SecretBoxService],
+})
 export class CryptoModule {}

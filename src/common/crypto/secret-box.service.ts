@@ -1,33 +1,35 @@
-import { Injectable, type OnModuleInit } from '@nestjs/common';
-import { DataSource } from 'typeorm';
+import { Injectable, Logger, type OnModuleInit } from '@nestjs/common';
 import { AppConfig } from '../../config/app-config';
-import { sql } from '../../database/sql';
-import { parseKey, SecretBox } from './secret-box';
+import { type MasterKey, SecretBox } from './secret-box';
+import { loadMasterKeys } from './secrets-key';
+import { SealedValuesMaintenanceRepository } from './sealed-values-maintenance.repository';
 
 /**
- * The service's SecretBox. Its key is SECRETS_KEY when set (keep it outside the database in
- * production), else the key a migration generated into `service_secrets`.
+ * The service's SecretBox and the keys derived from its master key (see `secrets-key.ts`: never
+ * from the database). On start, values sealed under the key a former release kept in the
+ * database's `service_secrets` are re-sealed under the master key and that key is deleted.
  */
 @Injectable()
 export class SecretBoxService implements OnModuleInit {
+  private readonly logger = new Logger('secrets');
   private box?: SecretBox;
+  private previous: MasterKey[] = [];
 
   constructor(
     private readonly config: AppConfig,
-    private readonly dataSource: DataSource,
+    private readonly maintenance: SealedValuesMaintenanceRepository,
   ) {}
 
   async onModuleInit(): Promise<void> {
-    if (this.config.env.SECRETS_KEY) {
-      this.box = new SecretBox(parseKey(this.config.env.SECRETS_KEY));
-      return;
+    const { current, previous } = loadMasterKeys(this.config.env, this.config.dataDir);
+    this.previous = previous;
+    const legacy = await this.maintenance.legacyKeys();
+    this.box = new SecretBox(current, previous, legacy);
+    if (legacy.length > 0) {
+      const count = await this.maintenance.resealAll(this.box, { forgetLegacy: true });
+      // The old key stays in this process's memory only, for login codes queued before.
+      this.logger.log({ msg: 'secrets moved out of the database', resealed: count });
     }
-    const rows = await sql<{ value: string }>(
-      this.dataSource,
-      `SELECT value FROM service_secrets WHERE name = 'secrets_key'`,
-    );
-    if (!rows[0]) throw new Error('service_secrets has no secrets_key: run migrations');
-    this.box = new SecretBox(Buffer.from(rows[0].value, 'hex'));
   }
 
   seal(plain: string): string {
@@ -36,6 +38,16 @@ export class SecretBoxService implements OnModuleInit {
 
   open(sealed: string): string {
     return this.ready().open(sealed);
+  }
+
+  /** Re-seals every stored value under the current key (`secrets:rotate`); answers the count. */
+  rotate(): Promise<number> {
+    return this.maintenance.resealAll(this.ready());
+  }
+
+  /** The widget session signing keys: the current key's first, then the previous keys'. */
+  widgetSessionKeys(): Buffer[] {
+    return [this.ready().current, ...this.previous].map((key) => key.widgetSession);
   }
 
   private ready(): SecretBox {

@@ -29,21 +29,28 @@ export function sameBytes(a: Buffer, b: Buffer): boolean {
   return a.length === b.length && timingSafeEqual(a, b);
 }
 
-// scrypt is memory-hard (N * r * 128 bytes = 16 MiB here) and ships with Node.
-const SCRYPT = { N: 16384, r: 8, p: 1, keylen: 64 };
+/**
+ * scrypt is memory-hard (128 * N * r bytes) and ships with Node. New hashes use the operator's N
+ * (OWASP's minimum, 2^17 with r=8: 128 MiB, by default); older hashes stay verifiable, as each one
+ * carries its own parameters, and are rehashed at the next login (`needsRehash`).
+ */
+const SCRYPT = { r: 8, p: 1, keylen: 64 };
+
+/** Room for scrypt's working memory (it refuses to run past `maxmem`). */
+const maxmem = (n: number, r: number) => 128 * n * r + 32 * 1024 * 1024;
 
 /** `scrypt$N$r$p$salt$hash`, parameters kept so they can be raised later. */
-export async function hashPassword(password: string): Promise<string> {
+export async function hashPassword(password: string, cost: number): Promise<string> {
   const salt = randomBytes(16);
   const hash = await scryptAsync(password, salt, SCRYPT.keylen, {
-    N: SCRYPT.N,
+    N: cost,
     r: SCRYPT.r,
     p: SCRYPT.p,
-    maxmem: 64 * 1024 * 1024,
+    maxmem: maxmem(cost, SCRYPT.r),
   });
   return [
     'scrypt',
-    SCRYPT.N,
+    cost,
     SCRYPT.r,
     SCRYPT.p,
     salt.toString('base64'),
@@ -59,11 +66,24 @@ export async function verifyPassword(password: string, stored: string): Promise<
     N: Number(n),
     r: Number(r),
     p: Number(p),
-    maxmem: 64 * 1024 * 1024,
+    maxmem: maxmem(Number(n), Number(r)),
   });
   return sameBytes(actual, expected);
 }
 
-/** A password hash to compare against when the account does not exist, so timing tells nothing. */
-export const DUMMY_PASSWORD_HASH =
-  'scrypt$16384$8$1$AAAAAAAAAAAAAAAAAAAAAA==$' + Buffer.alloc(64).toString('base64');
+/** Whether a stored hash is weaker than what `hashPassword(_, cost)` makes now. */
+export function needsRehash(stored: string, cost: number): boolean {
+  const [scheme, n, r, p] = stored.split('$');
+  return scheme !== 'scrypt' || Number(n) < cost || Number(r) < SCRYPT.r || Number(p) < SCRYPT.p;
+}
+
+/**
+ * A hash to compare against when the account does not exist, at the current cost, so timing
+ * tells nothing.
+ */
+export function dummyPasswordHash(cost: number): string {
+  return (
+    `scrypt$${cost}$${SCRYPT.r}$${SCRYPT.p}$AAAAAAAAAAAAAAAAAAAAAA==$` +
+    Buffer.alloc(SCRYPT.keylen).toString('base64')
+  );
+}

@@ -38,7 +38,7 @@ export class AccountLoginController {
   @ApiOperation({
     summary: "Log the visitor in to an account of the site owner's account table",
     description:
-      'Matches `identifier` against the lookup columns. Without OTP a single match logs in (`success` false otherwise). With OTP a 6-digit code is mailed to the account and the answer is the same whether or not an account matched; at most 5 codes an hour per visitor (429).' +
+      'Matches `identifier` against the lookup columns. Without OTP a single match logs in (`success` false otherwise). With OTP a 6-digit code is mailed to the account and the answer is the same whether or not an account matched; at most 5 codes an hour per visitor, and OTP_MAIL_LIMIT_PER_HOUR per identifier and site (429).' +
       GATES,
   })
   @ApiOkResponse({ type: AccountLoginResponseDto })

@@ -121,12 +121,16 @@ export class AccountLoginRepository {
   }
 
   /** Ends every code of the visitor still usable (a new code replaces them; a logout). */
-  async burnCodes(manager: EntityManager, visitorId: string): Promise<void> {
+  async burnCodes(
+    manager: EntityManager,
+    organizationId: string,
+    visitorId: string,
+  ): Promise<void> {
     await sql(
       manager,
       `UPDATE visitor_login_codes SET burned_at = now()
-       WHERE visitor_id = $1 AND used_at IS NULL AND burned_at IS NULL`,
-      [visitorId],
+       WHERE organization_id = $2 AND visitor_id = $1 AND used_at IS NULL AND burned_at IS NULL`,
+      [visitorId, organizationId],
     );
   }
 
@@ -176,19 +180,28 @@ export class AccountLoginRepository {
   }
 
   /** A wrong try: counted, and the code burned at the limit. Answers the tries made. */
-  async recordWrongTry(manager: EntityManager, codeId: string, limit: number): Promise<number> {
+  async recordWrongTry(
+    manager: EntityManager,
+    organizationId: string,
+    codeId: string,
+    limit: number,
+  ): Promise<number> {
     const rows = await sql<{ attempts: number }>(
       manager,
       `UPDATE visitor_login_codes SET attempts = attempts + 1,
          burned_at = CASE WHEN attempts + 1 >= $2 THEN now() ELSE burned_at END
-       WHERE id = $1 RETURNING attempts`,
-      [codeId, limit],
+       WHERE organization_id = $3 AND id = $1 RETURNING attempts`,
+      [codeId, limit, organizationId],
     );
     return rows[0].attempts;
   }
 
-  async markUsed(manager: EntityManager, codeId: string): Promise<void> {
-    await sql(manager, `UPDATE visitor_login_codes SET used_at = now() WHERE id = $1`, [codeId]);
+  async markUsed(manager: EntityManager, organizationId: string, codeId: string): Promise<void> {
+    await sql(
+      manager,
+      `UPDATE visitor_login_codes SET used_at = now() WHERE organization_id = $2 AND id = $1`,
+      [codeId, organizationId],
+    );
   }
 
   /** Whether the code can still be used (the mail job checks before sending). */
@@ -250,9 +263,11 @@ export class AccountLoginRepository {
     return rows.length > 0;
   }
 
-  async releaseReply(messageId: string): Promise<void> {
-    await sql(this.dataSource, `DELETE FROM data_lookup_replies WHERE message_id = $1`, [
-      messageId,
-    ]);
+  async releaseReply(organizationId: string, messageId: string): Promise<void> {
+    await sql(
+      this.dataSource,
+      `DELETE FROM data_lookup_replies WHERE organization_id = $2 AND message_id = $1`,
+      [messageId, organizationId],
+    );
   }
 }

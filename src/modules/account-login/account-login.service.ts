@@ -1,10 +1,13 @@
 import { InjectQueue } from '@nestjs/bullmq';
-import { Injectable, Logger } from '@nestjs/common';
+import { Inject, Injectable, Logger } from '@nestjs/common';
 import type { Queue } from 'bullmq';
 import { DataSource } from 'typeorm';
 import type { VisitorPrincipal } from '../../common/auth/auth.types';
 import { SecretBoxService } from '../../common/crypto/secret-box.service';
 import { AppError } from '../../common/errors/app-error';
+import { RATE_LIMIT_STORE, type RateLimitStore } from '../../common/rate-limit/rate-limit.store';
+import { rateLimited } from '../../common/rate-limit/rate-limited';
+import { AppConfig } from '../../config/app-config';
 import { type LoginCodeMailJob, QueueName } from '../../queue/queue-names';
 import {
   DataLookupService,
@@ -56,6 +59,8 @@ export class AccountLoginService {
     private readonly secrets: SecretBoxService,
     private readonly dataSource: DataSource,
     @InjectQueue(QueueName.LoginCodeMail) private readonly mailQueue: Queue<LoginCodeMailJob>,
+    private readonly config: AppConfig,
+    @Inject(RATE_LIMIT_STORE) private readonly limits: RateLimitStore,
   ) {}
 
   /**
@@ -150,13 +155,18 @@ export class AccountLoginService {
         return { reply: REPLIES.noCode };
       }
       if (code.account_key === null || !codeMatches(code.code_salt, code.code_hash, otp)) {
-        const tries = await this.repository.recordWrongTry(manager, code.id, MAX_WRONG_TRIES);
+        const tries = await this.repository.recordWrongTry(
+          manager,
+          visitor.organizationId,
+          code.id,
+          MAX_WRONG_TRIES,
+        );
         return {
           reply:
             tries >= MAX_WRONG_TRIES ? REPLIES.burned : REPLIES.wrongCode(MAX_WRONG_TRIES - tries),
         };
       }
-      await this.repository.markUsed(manager, code.id);
+      await this.repository.markUsed(manager, visitor.organizationId, code.id);
       return { code: { accountKey: code.account_key, identifier: code.identifier } };
     });
     if (!outcome.code) {
@@ -175,7 +185,7 @@ export class AccountLoginService {
   async logout(visitor: VisitorPrincipal) {
     await this.dataSource.transaction(async (manager) => {
       await this.repository.deleteLogin(manager, visitor.organizationId, visitor.visitorId);
-      await this.repository.burnCodes(manager, visitor.visitorId);
+      await this.repository.burnCodes(manager, visitor.organizationId, visitor.visitorId);
     });
     return { success: true, visitor_profile: await this.profile(visitor) };
   }
@@ -202,7 +212,7 @@ export class AccountLoginService {
         method,
         lifetimeSeconds: LOGIN_LIFETIME_SECONDS,
       });
-      await this.repository.burnCodes(manager, visitor.visitorId);
+      await this.repository.burnCodes(manager, visitor.organizationId, visitor.visitorId);
       const name = current.name ? undefined : (account.name ?? undefined);
       const email = current.email ? undefined : (account.email ?? undefined);
       if (name !== undefined || email !== undefined) {
@@ -252,6 +262,16 @@ export class AccountLoginService {
     identifier: string,
     account: OwnerAccount | undefined,
   ): Promise<void> {
+    // Per recipient (the identifier typed, so the answer is the same whether or not it names an
+    // account) and per site: OTP_MAIL_LIMIT_PER_HOUR, and 50 times that for the whole site.
+    const perHour = this.config.env.OTP_MAIL_LIMIT_PER_HOUR;
+    await rateLimited(
+      this.limits,
+      `otp-mail:to:${visitor.siteId}:${identifier.trim().toLowerCase()}`,
+      perHour,
+      HOUR_MS,
+    );
+    await rateLimited(this.limits, `otp-mail:site:${visitor.siteId}`, perHour * 50, HOUR_MS);
     const code = newCode();
     const salt = newSalt();
     const source = accountSource(lookup.settings.account);
@@ -283,7 +303,7 @@ export class AccountLoginService {
           mailTo = null;
         }
       }
-      await this.repository.burnCodes(manager, visitor.visitorId);
+      await this.repository.burnCodes(manager, visitor.organizationId, visitor.visitorId);
       const row = await this.repository.insertCode(manager, visitor.organizationId, {
         siteId: visitor.siteId,
         visitor_id: visitor.visitorId,

@@ -4,7 +4,9 @@ import { AppConfig } from '../../config/app-config';
 
 /**
  * Sends one-time login codes over SMTP (`SMTP_URL`, from `MAIL_FROM`). Without SMTP_URL the mail
- * is written to the log instead, code included, so a local setup can still log in.
+ * is written to the log instead, code included, so a local setup can still log in; never in
+ * production (NODE_ENV=production), where a log line must not hold a credential: there the mail
+ * is dropped with a warning naming no code.
  */
 @Injectable()
 export class LoginCodeMailer implements OnApplicationShutdown {
@@ -18,7 +20,11 @@ export class LoginCodeMailer implements OnApplicationShutdown {
     const text = `${greeting}\n\nYour login code is ${mail.code}. It is valid for ${mail.minutes} minutes and can be used once.\n\nIf you did not ask for it, ignore this mail.\n`;
     const url = this.config.env.SMTP_URL;
     if (!url) {
-      this.logger.log({ msg: 'login code mail (SMTP_URL unset)', to: mail.to, code: mail.code });
+      if (this.config.env.NODE_ENV === 'production') {
+        this.logger.warn({ msg: 'login code mail not sent: SMTP_URL is unset' });
+      } else {
+        this.logger.log({ msg: 'login code mail (SMTP_URL unset)', to: mail.to, code: mail.code });
+      }
       return;
     }
     this.transport ??= createTransport(url);

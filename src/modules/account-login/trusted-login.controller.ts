@@ -67,10 +67,10 @@ export class TrustedLoginController {
   @ApiOperation({
     summary: "Log a visitor in by email from the site owner's backend, without a code",
     description:
-      'Needs the secret (401), trusted login in the plan and enabled (403), and visitor account login and data lookup switched on for the site (403). An unknown widget key or visitor is a 404; no single account with the email answers `success` false.',
+      'Needs the secret (401), trusted login in the plan and enabled (403), and visitor account login and data lookup switched on for the site (403). An unknown widget key or visitor is a 404; no single account with the email answers `success` false. Past TRUSTED_LOGIN_LIMIT_PER_MINUTE calls with the right secret per organization, 429.',
   })
   @ApiOkResponse({ type: TrustedLoginResponseDto })
-  @ApiErrors(401, 402, 403, 404, 422, 503)
+  @ApiErrors(401, 402, 403, 404, 422, 429, 503)
   login(
     @Headers('x-service-visitor-login-secret') header: string | undefined,
     @Headers('authorization') authorization: string | undefined,

@@ -1,6 +1,8 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { randomBase62, sameBytes, sha256 } from '../../common/crypto/secrets';
 import { AppError } from '../../common/errors/app-error';
+import { RATE_LIMIT_STORE, type RateLimitStore } from '../../common/rate-limit/rate-limit.store';
+import { rateLimited } from '../../common/rate-limit/rate-limited';
 import { AppConfig } from '../../config/app-config';
 import { DataLookupService } from '../data-lookup/data-lookup.service';
 import { OrganizationsService } from '../organizations/organizations.service';
@@ -28,6 +30,7 @@ export class TrustedLoginService {
     private readonly sites: SitesService,
     private readonly visitors: VisitorsService,
     private readonly config: AppConfig,
+    @Inject(RATE_LIMIT_STORE) private readonly limits: RateLimitStore,
   ) {}
 
   async status(organizationId: string) {
@@ -69,6 +72,14 @@ export class TrustedLoginService {
     if (!secret || !trusted.secret_hash || !sameBytes(sha256(secret), trusted.secret_hash)) {
       throw AppError.unauthenticated();
     }
+    // Counted once the secret is right: wrong secrets cannot use up the owner's budget (the
+    // widget key is public), and a leaked secret still cannot log visitors in at any rate.
+    await rateLimited(
+      this.limits,
+      `trusted-login:${organizationId}`,
+      this.config.env.TRUSTED_LOGIN_LIMIT_PER_MINUTE,
+      60_000,
+    );
     await this.organizations.requireFeature(organizationId, 'trusted_login');
     if (!trusted.enabled) throw AppError.forbidden('Trusted visitor login is disabled.');
     this.organizations.requireActiveSubscription(await this.organizations.get(organizationId));

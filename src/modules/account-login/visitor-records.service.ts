@@ -168,7 +168,7 @@ export class VisitorRecordsService implements OnModuleInit {
       await this.chat.postBotMessage(visitor, conversation.id, body);
     } catch (error) {
       if (error instanceof AppError && error.status < 500) return; // closed meanwhile
-      await this.repository.releaseReply(messageId);
+      await this.repository.releaseReply(visitor.organizationId, messageId);
       throw error;
     }
   }

@@ -112,6 +112,24 @@ export class AgentsRepository {
     return rows[0];
   }
 
+  /** A new password hash; `expected` guards a rehash against a password changed meanwhile. */
+  async setPasswordHash(
+    manager: EntityManager | undefined,
+    organizationId: string,
+    userId: string,
+    passwordHash: string,
+    expected?: string,
+  ): Promise<boolean> {
+    const rows = await sql<{ id: string }>(
+      manager ?? this.dataSource,
+      `UPDATE users SET password_hash = $3, updated_at = now()
+        WHERE organization_id = $1 AND id = $2 AND removed_at IS NULL
+          AND ($4::text IS NULL OR password_hash = $4) RETURNING id`,
+      [organizationId, userId, passwordHash, expected ?? null],
+    );
+    return rows.length > 0;
+  }
+
   async remove(manager: EntityManager, organizationId: string, userId: string): Promise<boolean> {
     const rows = await sql<{ id: string }>(
       manager,
@@ -120,7 +138,11 @@ export class AgentsRepository {
       [organizationId, userId],
     );
     if (rows.length > 0)
-      await manager.query(`DELETE FROM agent_sessions WHERE user_id = $1`, [userId]);
+      await manager.query(
+        `DELETE FROM agent_sessions
+         WHERE user_id = $1 AND user_id IN (SELECT id FROM users WHERE organization_id = $2)`,
+        [userId, organizationId],
+      );
     return rows.length > 0;
   }
 

@@ -1,9 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
 import type { AgentPrincipal, Role } from '../../common/auth/auth.types';
-import { hashPassword } from '../../common/crypto/secrets';
+import { hashPassword, needsRehash } from '../../common/crypto/secrets';
 import { AppError } from '../../common/errors/app-error';
+import { AppConfig } from '../../config/app-config';
 import { OutboxService } from '../outbox/outbox.service';
+import { RealtimeService } from '../realtime/realtime.service';
 import { AgentsRepository, type UserRow } from './agents.repository';
 
 const UNIQUE_VIOLATION = '23505';
@@ -18,15 +20,21 @@ export class AgentsService {
   constructor(
     private readonly agents: AgentsRepository,
     private readonly dataSource: DataSource,
+    private readonly config: AppConfig,
+    private readonly realtime: RealtimeService,
     private readonly outbox: OutboxService,
   ) {}
+
+  private get passwordCost(): number {
+    return this.config.env.PASSWORD_SCRYPT_N;
+  }
 
   async create(
     manager: EntityManager,
     organizationId: string,
     input: { name: string; email: string; password: string; role: Role },
   ): Promise<UserRow> {
-    const passwordHash = await hashPassword(input.password);
+    const passwordHash = await hashPassword(input.password, this.passwordCost);
     try {
       // A savepoint, so a duplicate address does not abort the caller's transaction.
       return await manager.transaction((inner) =>
@@ -45,6 +53,31 @@ export class AgentsService {
 
   findForLogin(email: string): Promise<UserRow | undefined> {
     return this.agents.findActiveByEmail(email);
+  }
+
+  /** After a successful login: a hash made at a lower cost than today's is made again. */
+  async rehashIfWeak(user: UserRow, password: string): Promise<void> {
+    if (!needsRehash(user.password_hash, this.passwordCost)) return;
+    const passwordHash = await hashPassword(password, this.passwordCost);
+    await this.agents.setPasswordHash(
+      undefined,
+      user.organization_id,
+      user.id,
+      passwordHash,
+      user.password_hash,
+    );
+  }
+
+  /** Stores a new password (inside the caller's transaction, which also ends sessions). */
+  async setPassword(
+    manager: EntityManager,
+    organizationId: string,
+    userId: string,
+    password: string,
+  ): Promise<void> {
+    const passwordHash = await hashPassword(password, this.passwordCost);
+    if (!(await this.agents.setPasswordHash(manager, organizationId, userId, passwordHash)))
+      throw AppError.notFound();
   }
 
   async get(organizationId: string, userId: string): Promise<UserRow> {
@@ -112,11 +145,13 @@ export class AgentsService {
     userId: string,
     changes: { name?: string; role?: Role },
   ): Promise<UserRow> {
-    return this.dataSource.transaction(async (manager) => {
+    let roleChanged = false;
+    const updated = await this.dataSource.transaction(async (manager) => {
       const owners = await this.agents.lockOwners(manager, actor.organizationId);
       const target = await this.agents.find(actor.organizationId, userId, manager);
       if (!target) throw AppError.notFound();
       if (changes.role && changes.role !== target.role) {
+        roleChanged = true;
         if ((target.role === 'owner' || changes.role === 'owner') && actor.role !== 'owner') {
           throw AppError.forbidden('Only an owner can grant or take away the owner role.');
         }
@@ -124,10 +159,13 @@ export class AgentsService {
           throw AppError.invalid('role', 'The last owner of the organization cannot be demoted.');
         }
       }
-      const updated = await this.agents.update(manager, actor.organizationId, userId, changes);
-      if (!updated) throw AppError.notFound();
-      return updated;
+      const row = await this.agents.update(manager, actor.organizationId, userId, changes);
+      if (!row) throw AppError.notFound();
+      return row;
     });
+    // Sockets carry the role they were opened with: they close, and reconnect with the new one.
+    if (roleChanged) this.realtime.disconnectAgent(userId);
+    return updated;
   }
 
   async remove(actor: AgentPrincipal, userId: string): Promise<void> {
@@ -142,6 +180,7 @@ export class AgentsService {
       }
       await this.agents.remove(manager, actor.organizationId, userId);
     });
+    this.realtime.disconnectAgent(userId);
   }
 
   /** Presence (`online`, `away`, `offline`) with `last_seen_at`; also set by the agent socket. */

@@ -69,11 +69,12 @@ export class ApiKeysRepository {
   }
 
   /** Writes `last_used_at` unless it was written less than a minute ago. */
-  async touch(keyId: string): Promise<void> {
+  async touch(organizationId: string, keyId: string): Promise<void> {
     await this.dataSource.query(
       `UPDATE api_keys SET last_used_at = now()
-       WHERE id = $1 AND (last_used_at IS NULL OR last_used_at < now() - interval '1 minute')`,
-      [keyId],
+       WHERE organization_id = $2 AND id = $1
+         AND (last_used_at IS NULL OR last_used_at < now() - interval '1 minute')`,
+      [keyId, organizationId],
     );
   }
 }

@@ -55,7 +55,7 @@ export class ApiKeysService {
     const hash = sha256(presented);
     const cached = this.cache.get(hash);
     if (cached) {
-      this.touch(cached.id, hash);
+      this.touch(cached, hash);
       return cached;
     }
     const key = await this.keys.findActiveByHash(hash);
@@ -70,17 +70,18 @@ export class ApiKeysService {
       lastUsedAt: key.last_used_at,
     });
     this.cache.set(hash, principal);
-    this.touch(key.id, hash);
+    this.touch(principal, hash);
     return principal;
   }
 
-  private touch(keyId: string, hash: Buffer): void {
+  private touch(key: ApiKeyPrincipal, hash: Buffer): void {
+    const keyId = key.id;
     const now = Date.now();
     if (now - (this.touched.get(keyId) ?? 0) < TOUCH_EVERY_MS) return;
     this.touched.set(keyId, now);
     this.cache.touched(hash, new Date(now));
     this.keys
-      .touch(keyId)
+      .touch(key.organizationId, keyId)
       .catch((error: unknown) =>
         this.logger.warn({ msg: 'last_used_at not written', err: String(error) }),
       );

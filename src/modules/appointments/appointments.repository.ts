@@ -175,6 +175,27 @@ export class AppointmentsRepository {
     return rows[0];
   }
 
+  /**
+   * How many upcoming (pending or confirmed, starting after `now`) appointments the visitor
+   * holds, under a lock that makes a second booking of the same visitor wait for this one.
+   */
+  async lockUpcomingOfVisitor(
+    manager: EntityManager,
+    organizationId: string,
+    visitorId: string,
+    now: Date,
+  ): Promise<number> {
+    await sql(manager, `SELECT pg_advisory_xact_lock(7009, hashint8($1::bigint))`, [visitorId]);
+    const [{ count }] = await sql<{ count: number }>(
+      manager,
+      `SELECT count(*)::int AS count FROM appointments
+        WHERE organization_id = $1 AND visitor_id = $2 AND status IN ('pending', 'confirmed')
+          AND scheduled_at > $3`,
+      [organizationId, visitorId, now],
+    );
+    return count;
+  }
+
   /** Inserts a confirmed appointment; overlapping a live one fails with `isOverlapRefused`. */
   async insert(
     manager: EntityManager,

@@ -3,6 +3,7 @@ import { DateTime } from 'luxon';
 import { DataSource } from 'typeorm';
 import type { VisitorPrincipal, WidgetPrincipal } from '../../common/auth/auth.types';
 import { AppError } from '../../common/errors/app-error';
+import { AppConfig } from '../../config/app-config';
 import { messagePush } from '../conversations/chat-pushes';
 import type { MessageRow } from '../messages/messages.repository';
 import { MessagesService } from '../messages/messages.service';
@@ -41,6 +42,7 @@ export class BookingService {
     private readonly realtime: RealtimeService,
     private readonly clock: AppointmentsClock,
     private readonly dataSource: DataSource,
+    private readonly config: AppConfig,
   ) {}
 
   /** The slots of a local date of the widget's site (`date` is a checked YYYY-MM-DD). */
@@ -89,6 +91,18 @@ export class BookingService {
     const day = start.startOf('day');
 
     const result = await this.dataSource.transaction(async (manager) => {
+      const max = this.config.env.BOOKINGS_PER_VISITOR_MAX;
+      const upcoming = await this.appointments.lockUpcomingOfVisitor(
+        manager,
+        organizationId,
+        visitor.visitorId,
+        this.clock.now(),
+      );
+      if (upcoming >= max) {
+        throw AppError.conflict(
+          `This visitor already has ${max} upcoming appointments, the most allowed.`,
+        );
+      }
       const blocked = await this.appointments.blocked(manager, site.id, dayWindow(day));
       const slot = daySlots(day, bookingRules(settings), this.clock.now(), blocked).find(
         (candidate) => candidate.startsAt.toMillis() === start.toMillis(),

@@ -28,10 +28,12 @@ export class AssignmentRepository {
     onAssigned: (manager: EntityManager, assigned: AutoAssigned) => Promise<void>,
   ): Promise<AutoAssigned[]> {
     return this.dataSource.transaction(async (manager) => {
+      // FOR NO KEY UPDATE: passes exclude each other, while the key-share lock every insert
+      // referencing the organization takes (messages, conversations, ...) never waits for one.
       const [settings] = await sql<{ enabled: boolean; capacity: number }>(
         manager,
         `SELECT auto_assignment_enabled AS enabled, auto_assignment_capacity AS capacity
-         FROM organizations WHERE id = $1 FOR UPDATE`,
+         FROM organizations WHERE id = $1 FOR NO KEY UPDATE`,
         [organizationId],
       );
       if (!settings?.enabled) return [];

@@ -14,12 +14,13 @@ import { OrganizationsService } from '../organizations/organizations.service';
 import { toSiteDto } from '../sites/sites.dto';
 import {
   LoginDto,
+  ChangePasswordDto,
   LoginResponseDto,
   MeResponseDto,
   RegisterDto,
   RegisterResponseDto,
 } from './auth.dto';
-import { AuthService, SESSION_TTL_DAYS } from './auth.service';
+import { AuthService } from './auth.service';
 import { clearSessionCookie, setSessionCookie } from './session-cookie';
 
 @ApiTags('agent: auth')
@@ -42,11 +43,18 @@ export class AuthController {
     summary: 'Create an organization, its owner and a first site (while SIGNUP_ENABLED)',
   })
   @ApiCreatedResponse({ type: RegisterResponseDto })
-  @ApiErrors(403, 422)
+  @ApiErrors(403, 422, 429)
   @ResponseMessage('Registered.')
-  async register(@Body() body: RegisterDto, @Res({ passthrough: true }) response: Response) {
-    const { token, user, organization, site } = await this.auth.register(body);
-    setSessionCookie(response, token, this.secureCookie, SESSION_TTL_DAYS);
+  async register(
+    @Body() body: RegisterDto,
+    @Req() request: Request,
+    @Res({ passthrough: true }) response: Response,
+  ) {
+    const { token, user, organization, site } = await this.auth.register(
+      body,
+      request.ip ?? 'unknown',
+    );
+    setSessionCookie(response, token, this.secureCookie, this.auth.sessionDays);
     return {
       token,
       user: toAgentDto(user),
@@ -74,7 +82,7 @@ export class AuthController {
       body.password,
       request.ip ?? 'unknown',
     );
-    setSessionCookie(response, token, this.secureCookie, SESSION_TTL_DAYS);
+    setSessionCookie(response, token, this.secureCookie, this.auth.sessionDays);
     return { token, user: toAgentDto(user) };
   }
 
@@ -90,6 +98,38 @@ export class AuthController {
   ) {
     await this.auth.logout(agent);
     clearSessionCookie(response, this.secureCookie);
+    return {};
+  }
+
+  @Post('auth/logout-all')
+  @Agent()
+  @HttpCode(200)
+  @ApiOperation({
+    summary: 'End every session of this agent, this one included, and close all its sockets',
+  })
+  @ApiOkResponse({ type: EnvelopeDto })
+  @ResponseMessage('Logged out everywhere.')
+  async logoutAll(
+    @CurrentAgent() agent: AgentPrincipal,
+    @Res({ passthrough: true }) response: Response,
+  ) {
+    await this.auth.logoutEverywhere(agent);
+    clearSessionCookie(response, this.secureCookie);
+    return {};
+  }
+
+  @Post('auth/password')
+  @Agent()
+  @HttpCode(200)
+  @ApiOperation({
+    summary:
+      'Change the password (the current one is required); every other session ends and its sockets close',
+  })
+  @ApiOkResponse({ type: EnvelopeDto })
+  @ApiErrors(422, 429)
+  @ResponseMessage('Password changed.')
+  async changePassword(@CurrentAgent() agent: AgentPrincipal, @Body() body: ChangePasswordDto) {
+    await this.auth.changePassword(agent, body.current_password, body.new_password);
     return {};
   }
 

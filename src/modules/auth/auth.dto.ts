@@ -43,6 +43,20 @@ export class LoginDto {
   password!: string;
 }
 
+export class ChangePasswordDto {
+  @ApiProperty({ example: 'correct horse battery staple' })
+  @IsString()
+  @IsNotEmpty()
+  @MaxLength(200)
+  current_password!: string;
+
+  @ApiProperty({ example: 'a longer and newer passphrase', minLength: 8 })
+  @IsString()
+  @MinLength(8)
+  @MaxLength(200)
+  new_password!: string;
+}
+
 export class RegisterResponseDto extends EnvelopeDto {
   @ApiProperty({ description: 'Agent bearer token; also set as the HttpOnly session cookie' })
   token!: string;

@@ -1,4 +1,4 @@
-import { type CanActivate, type ExecutionContext, Injectable } from '@nestjs/common';
+import { type CanActivate, type ExecutionContext, Inject, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import {
   AUTH_METADATA,
@@ -7,6 +7,9 @@ import {
   type WidgetPrincipal,
 } from '../../common/auth/auth.types';
 import { AppError } from '../../common/errors/app-error';
+import { RATE_LIMIT_STORE, type RateLimitStore } from '../../common/rate-limit/rate-limit.store';
+import { rateLimited } from '../../common/rate-limit/rate-limited';
+import { AppConfig } from '../../config/app-config';
 import { ApiKeysService } from '../api-keys/api-keys.service';
 import { OrganizationsService } from '../organizations/organizations.service';
 import { originAllowed, sameOrigin } from '../sites/allowed-origins';
@@ -17,6 +20,8 @@ import { ApiThrottlerGuard } from './api-throttler.guard';
 import { AuthService } from './auth.service';
 import { readSessionCookie } from './session-cookie';
 import { WidgetSessionService } from './widget-session.service';
+
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 function bearer(request: AuthenticatedRequest): string | undefined {
   const header = request.headers.authorization;
@@ -40,6 +45,8 @@ export class AuthGuard implements CanActivate {
     private readonly organizations: OrganizationsService,
     private readonly visitors: VisitorsService,
     private readonly widgetSessions: WidgetSessionService,
+    private readonly config: AppConfig,
+    @Inject(RATE_LIMIT_STORE) private readonly limits: RateLimitStore,
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
@@ -54,9 +61,11 @@ export class AuthGuard implements CanActivate {
       case 'public':
         return true;
       case 'agent': {
-        const token = bearer(request) ?? readSessionCookie(request);
+        const fromBearer = bearer(request);
+        const token = fromBearer ?? readSessionCookie(request);
         const agent = token ? await this.auth.authenticate(token) : undefined;
         if (!agent) throw AppError.unauthenticated();
+        if (!fromBearer) this.refuseCrossSite(request);
         if (declaration.role === 'admin' && agent.role === 'agent') {
           throw AppError.forbidden('This action requires the owner or admin role.');
         }
@@ -88,6 +97,30 @@ export class AuthGuard implements CanActivate {
   }
 
   /**
+   * A browser sends the session cookie with whatever another site makes it request: an unsafe
+   * cookie request must come from the dashboard's own origin, and a body must be JSON (which a
+   * foreign page cannot send without a CORS preflight this server never grants). Bearer requests carry no ambient
+   * credential and are not checked.
+   */
+  private refuseCrossSite(request: AuthenticatedRequest): void {
+    if (SAFE_METHODS.has(request.method)) return;
+    const origin = request.headers.origin;
+    if (typeof origin !== 'string' || !this.config.agentOrigins.has(origin)) {
+      throw AppError.forbidden('Requests with the session cookie must come from the dashboard.');
+    }
+    // A request without a body (logout, say) has no type to check; a cross-site one still names
+    // its origin, refused above. Anything with a body, even an empty one, must say it is JSON.
+    const type = request.headers['content-type'];
+    const bodyless =
+      type === undefined &&
+      request.headers['transfer-encoding'] === undefined &&
+      (request.headers['content-length'] ?? '0') === '0';
+    if (!bodyless && (typeof type !== 'string' || !/^application\/json\s*(;|$)/i.test(type))) {
+      throw AppError.forbidden('Requests with the session cookie must send JSON.');
+    }
+  }
+
+  /**
    * The site (and, when the route acts for a visitor, the visitor) of a widget call: from a
    * session token, else from `widget_key` and `visitor_uid`. Then the origin and the subscription.
    */
@@ -112,6 +145,12 @@ export class AuthGuard implements CanActivate {
     }
     if (!site) throw AppError.notFound();
     const siteId = site.id;
+    await rateLimited(
+      this.limits,
+      `widget:${siteId}:${request.ip ?? 'unknown'}`,
+      this.config.env.WIDGET_LIMIT_PER_MINUTE,
+      60_000,
+    );
     if (needsVisitor && !visitorId) {
       const uid = widgetField(request, 'visitor_uid');
       if (!uid) throw AppError.invalid('visitor_uid', 'The visitor_uid field is required.');

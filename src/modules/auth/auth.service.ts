@@ -2,28 +2,36 @@ import { Inject, Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import type { AgentPrincipal } from '../../common/auth/auth.types';
 import {
-  DUMMY_PASSWORD_HASH,
+  dummyPasswordHash,
   randomToken,
   sha256,
   verifyPassword,
 } from '../../common/crypto/secrets';
 import { AppError } from '../../common/errors/app-error';
 import { RATE_LIMIT_STORE, type RateLimitStore } from '../../common/rate-limit/rate-limit.store';
+import { rateLimited } from '../../common/rate-limit/rate-limited';
 import { AppConfig } from '../../config/app-config';
 import { AgentsService } from '../agents/agents.service';
 import { OrganizationsService } from '../organizations/organizations.service';
+import { RealtimeService } from '../realtime/realtime.service';
 import { SitesService } from '../sites/sites.service';
 import { SessionsRepository } from './sessions.repository';
 
+/** Idle expiry: a session unused this long ends (each use moves it on, at most once a minute). */
 export const SESSION_TTL_DAYS = 30;
+/** How long a socket's re-check of its session is believed (removal also closes it at once). */
+const SESSION_CHECK_MS = 1000;
 const TOKEN_PREFIX = 'sca_';
 const LOGIN_WINDOW_MS = 60_000;
 const LOGIN_LIMIT_PER_EMAIL = 5;
 const LOGIN_LIMIT_PER_IP = 20;
+const HOUR_MS = 3_600_000;
 
 @Injectable()
 export class AuthService {
   private readonly touched = new Map<string, number>();
+  /** Sessions found alive by a socket's re-check, and until when that is believed. */
+  private readonly checked = new Map<string, number>();
 
   constructor(
     private readonly dataSource: DataSource,
@@ -33,17 +41,31 @@ export class AuthService {
     private readonly sessions: SessionsRepository,
     private readonly config: AppConfig,
     @Inject(RATE_LIMIT_STORE) private readonly limits: RateLimitStore,
+    private readonly realtime: RealtimeService,
   ) {}
 
+  /** Days a cookie or token may live: the absolute lifetime caps the idle expiry. */
+  get sessionDays(): number {
+    return Math.min(SESSION_TTL_DAYS, this.config.env.SESSION_MAX_AGE_DAYS);
+  }
+
+  private get maxAgeDays(): number {
+    return this.config.env.SESSION_MAX_AGE_DAYS;
+  }
+
   /** Organization, owner and first site in one transaction; the owner is logged in. */
-  async register(input: {
-    organization_name: string;
-    name: string;
-    email: string;
-    password: string;
-  }) {
+  async register(
+    input: {
+      organization_name: string;
+      name: string;
+      email: string;
+      password: string;
+    },
+    ip: string,
+  ) {
     if (!this.config.env.SIGNUP_ENABLED)
       throw AppError.forbidden('Sign-up is disabled on this server.');
+    await this.limit(`signup:ip:${ip}`, this.config.env.SIGNUP_LIMIT_PER_HOUR, HOUR_MS);
     const token = this.newToken();
     const result = await this.dataSource.transaction(async (manager) => {
       const organization = await this.organizations.create(manager, input.organization_name);
@@ -51,7 +73,7 @@ export class AuthService {
       const site = await this.sites.create(manager, organization.id, {
         name: input.organization_name,
       });
-      await this.sessions.insert(manager, user.id, sha256(token), SESSION_TTL_DAYS);
+      await this.sessions.insert(manager, user.id, sha256(token), this.sessionDays);
       return { organization, user, site };
     });
     return { token, ...result };
@@ -65,33 +87,89 @@ export class AuthService {
     await this.limit(`login:email:${email.trim().toLowerCase()}`, LOGIN_LIMIT_PER_EMAIL);
     await this.limit(`login:ip:${ip}`, LOGIN_LIMIT_PER_IP);
     const user = await this.agents.findForLogin(email.trim());
-    const valid = await verifyPassword(password, user?.password_hash ?? DUMMY_PASSWORD_HASH);
+    const valid = await verifyPassword(
+      password,
+      user?.password_hash ?? dummyPasswordHash(this.config.env.PASSWORD_SCRYPT_N),
+    );
     if (!user || !valid)
       throw new AppError('unauthenticated', 'These credentials do not match our records.');
+    await this.agents.rehashIfWeak(user, password);
     const token = this.newToken();
-    await this.sessions.insert(undefined, user.id, sha256(token), SESSION_TTL_DAYS);
+    await this.sessions.insert(undefined, user.id, sha256(token), this.sessionDays);
     return { token, user };
   }
 
+  /** Ends this session, and closes the sockets opened with it on every instance. */
   async logout(agent: AgentPrincipal): Promise<void> {
-    await this.sessions.delete(agent.sessionId);
+    await this.sessions.delete(agent.userId, agent.sessionId);
+    this.ended([agent.sessionId]);
+  }
+
+  /** Ends every session of the agent, this one included, and closes all its sockets. */
+  async logoutEverywhere(agent: AgentPrincipal): Promise<void> {
+    this.ended(await this.sessions.deleteAll(undefined, agent.userId));
+    this.realtime.disconnectAgent(agent.userId);
+  }
+
+  /**
+   * A new password, given the current one (tried against the login limit of the account); every
+   * other session ends, with its sockets. This one stays.
+   */
+  async changePassword(agent: AgentPrincipal, current: string, next: string): Promise<void> {
+    await this.limit(`password:user:${agent.userId}`, LOGIN_LIMIT_PER_EMAIL);
+    const user = await this.agents.get(agent.organizationId, agent.userId);
+    if (!(await verifyPassword(current, user.password_hash)))
+      throw AppError.invalid('current_password', 'The current password is incorrect.');
+    const ended = await this.dataSource.transaction(async (manager) => {
+      await this.agents.setPassword(manager, agent.organizationId, agent.userId, next);
+      return this.sessions.deleteAll(manager, agent.userId, agent.sessionId);
+    });
+    this.ended(ended);
+  }
+
+  /**
+   * Whether a socket's session is still what it was when the socket opened: not ended, not
+   * expired, the agent still in the team with the same role. Believed for a second; the changes
+   * that end a session also close its sockets at once.
+   */
+  async stillValid(agent: AgentPrincipal): Promise<boolean> {
+    const now = Date.now();
+    if ((this.checked.get(agent.sessionId) ?? 0) > now) return true;
+    const session = await this.sessions.findActiveById(agent.sessionId, this.maxAgeDays);
+    const valid = session !== undefined && session.role === agent.role;
+    if (valid) this.checked.set(agent.sessionId, now + SESSION_CHECK_MS);
+    else this.checked.delete(agent.sessionId);
+    if (this.checked.size > 10_000) this.checked.clear();
+    return valid;
+  }
+
+  /** When the session ends if nothing changes (the socket's timer), or undefined once it has. */
+  async sessionEndsAt(agent: AgentPrincipal): Promise<Date | undefined> {
+    const session = await this.sessions.findActiveById(agent.sessionId, this.maxAgeDays);
+    return session && session.role === agent.role ? new Date(session.ends_at) : undefined;
+  }
+
+  private ended(sessionIds: string[]): void {
+    for (const id of sessionIds) this.checked.delete(id);
+    this.realtime.disconnectSessions(sessionIds);
   }
 
   /** The agent behind a bearer token or session cookie, or undefined. */
   async authenticate(token: string): Promise<AgentPrincipal | undefined> {
     if (!token.startsWith(TOKEN_PREFIX) || token.length > 100) return undefined;
-    const session = await this.sessions.findActive(sha256(token));
+    const session = await this.sessions.findActive(sha256(token), this.maxAgeDays);
     if (!session) return undefined;
     const now = Date.now();
     if (now - (this.touched.get(session.session_id) ?? 0) > 60_000) {
       this.touched.set(session.session_id, now);
-      void this.sessions.touch(session.session_id, SESSION_TTL_DAYS).catch(() => undefined);
+      void this.sessions.touch(session.session_id, this.sessionDays).catch(() => undefined);
     }
     return {
       userId: session.user_id,
       organizationId: session.organization_id,
       role: session.role,
-      sessionId: session.session_id,
+      sessionId: String(session.session_id),
+      sessionEndsAt: new Date(session.ends_at),
     };
   }
 
@@ -99,13 +177,7 @@ export class AuthService {
     return `${TOKEN_PREFIX}${randomToken(32)}`;
   }
 
-  private async limit(key: string, limit: number): Promise<void> {
-    const hit = await this.limits.hit(key, limit, LOGIN_WINDOW_MS);
-    if (!hit.allowed) {
-      const retryAfter = Math.max(1, Math.ceil((hit.resetAt.getTime() - Date.now()) / 1000));
-      throw new AppError('rate_limited', 'Too Many Attempts.', undefined, {
-        'Retry-After': String(retryAfter),
-      });
-    }
+  private limit(key: string, limit: number, windowMs = LOGIN_WINDOW_MS): Promise<void> {
+    return rateLimited(this.limits, key, limit, windowMs);
   }
 }

@@ -9,6 +9,8 @@ export interface SessionRow {
   organization_id: string;
   role: Role;
   last_used_at: Date;
+  /** When the session ends if nothing happens: the idle expiry or the absolute lifetime. */
+  ends_at: Date;
 }
 
 /** Agent sessions; the token itself is never stored, only its SHA-256. */
@@ -31,13 +33,30 @@ export class SessionsRepository {
     await executor.query(`UPDATE users SET last_seen_at = now() WHERE id = $1`, [userId]);
   }
 
-  async findActive(tokenHash: Buffer): Promise<SessionRow | undefined> {
+  /** The live session of this token: not idle past `expires_at`, nor older than `maxAgeDays`. */
+  findActive(tokenHash: Buffer, maxAgeDays: number): Promise<SessionRow | undefined> {
+    return this.findLive('s.token_hash = $1', tokenHash, maxAgeDays, 'agent_session_by_token');
+  }
+
+  /** The same session again by id (what a socket re-checks), or undefined once it ended. */
+  findActiveById(sessionId: string, maxAgeDays: number): Promise<SessionRow | undefined> {
+    return this.findLive('s.id = $1', sessionId, maxAgeDays, 'agent_session_by_id');
+  }
+
+  private async findLive(
+    match: string,
+    value: unknown,
+    maxAgeDays: number,
+    prepared: string,
+  ): Promise<SessionRow | undefined> {
     const rows = await sql<SessionRow>(
       this.dataSource,
-      `SELECT s.id AS session_id, u.id AS user_id, u.organization_id, u.role, s.last_used_at
+      `SELECT s.id AS session_id, u.id AS user_id, u.organization_id, u.role, s.last_used_at,
+              LEAST(s.expires_at, s.created_at + $2 * interval '1 day') AS ends_at
          FROM agent_sessions s JOIN users u ON u.id = s.user_id AND u.removed_at IS NULL
-        WHERE s.token_hash = $1 AND s.expires_at > now()`,
-      [tokenHash],
+        WHERE ${match} AND s.expires_at > now() AND s.created_at > now() - $2 * interval '1 day'`,
+      [value, maxAgeDays],
+      prepared,
     );
     return rows[0];
   }
@@ -53,7 +72,25 @@ export class SessionsRepository {
     );
   }
 
-  async delete(sessionId: string): Promise<void> {
-    await this.dataSource.query(`DELETE FROM agent_sessions WHERE id = $1`, [sessionId]);
+  async delete(userId: string, sessionId: string): Promise<void> {
+    await this.dataSource.query(`DELETE FROM agent_sessions WHERE user_id = $1 AND id = $2`, [
+      userId,
+      sessionId,
+    ]);
+  }
+
+  /** Ends every session of the user except `keepId` (none kept without it); answers their ids. */
+  async deleteAll(
+    manager: EntityManager | undefined,
+    userId: string,
+    keepId?: string,
+  ): Promise<string[]> {
+    const rows = await sql<{ id: string }>(
+      manager ?? this.dataSource,
+      `DELETE FROM agent_sessions WHERE user_id = $1 AND ($2::bigint IS NULL OR id <> $2)
+       RETURNING id`,
+      [userId, keepId ?? null],
+    );
+    return rows.map((row) => String(row.id));
   }
 }

@@ -1,8 +1,7 @@
 import { createHmac } from 'node:crypto';
-import { Injectable, type OnModuleInit } from '@nestjs/common';
-import { DataSource } from 'typeorm';
+import { Injectable } from '@nestjs/common';
+import { SecretBoxService } from '../../common/crypto/secret-box.service';
 import { sameBytes } from '../../common/crypto/secrets';
-import { sql } from '../../database/sql';
 
 /** Who a widget session token speaks for. */
 export interface WidgetSession {
@@ -17,25 +16,14 @@ const LIFETIME_SECONDS = 30 * 24 * 3600;
 
 /**
  * Widget session tokens (DESIGN section 7): `wst_<payload>.<signature>`, the payload base64url
- * JSON of visitor, site, organization and issue time, signed with HMAC-SHA256 under a secret
- * every instance reads from `service_secrets` (made by a migration). Verifying needs no database
- * round trip, which matters for Socket.IO handshakes and every widget call.
+ * JSON of visitor, site, organization and issue time, signed with HMAC-SHA256 under a key every
+ * instance derives from the master key (HKDF; tokens signed under a previous key still verify
+ * while it is in SECRETS_KEY_PREVIOUS). Verifying needs no database round trip, which matters
+ * for Socket.IO handshakes and every widget call.
  */
 @Injectable()
-export class WidgetSessionService implements OnModuleInit {
-  private secret?: Buffer;
-
-  constructor(private readonly dataSource: DataSource) {}
-
-  async onModuleInit(): Promise<void> {
-    const rows = await sql<{ value: string }>(
-      this.dataSource,
-      `SELECT value FROM service_secrets WHERE name = 'widget_session'`,
-      [],
-    );
-    if (!rows[0]) throw new Error('service_secrets has no widget_session secret: run migrations');
-    this.secret = Buffer.from(rows[0].value, 'utf8');
-  }
+export class WidgetSessionService {
+  constructor(private readonly secrets: SecretBoxService) {}
 
   issue(session: WidgetSession, now = Date.now()): string {
     const payload = Buffer.from(
@@ -46,15 +34,18 @@ export class WidgetSessionService implements OnModuleInit {
         t: Math.floor(now / 1000),
       }),
     ).toString('base64url');
-    return `${PREFIX}${payload}.${this.sign(payload).toString('base64url')}`;
+    const [key] = this.secrets.widgetSessionKeys();
+    return `${PREFIX}${payload}.${sign(key, payload).toString('base64url')}`;
   }
 
-  /** The session, or undefined for anything forged, malformed or expired. */
-  verify(token: string, now = Date.now()): WidgetSession | undefined {
+  /** The session and when it lapses, or undefined for anything forged, malformed or expired. */
+  verify(token: string, now = Date.now()): (WidgetSession & { expiresAt: Date }) | undefined {
     if (!token.startsWith(PREFIX)) return undefined;
     const [payload, signature, extra] = token.slice(PREFIX.length).split('.');
     if (!payload || !signature || extra !== undefined) return undefined;
-    if (!sameBytes(Buffer.from(signature, 'base64url'), this.sign(payload))) return undefined;
+    const given = Buffer.from(signature, 'base64url');
+    const keys = this.secrets.widgetSessionKeys();
+    if (!keys.some((key) => sameBytes(given, sign(key, payload)))) return undefined;
     try {
       const claims = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as Record<
         string,
@@ -63,14 +54,17 @@ export class WidgetSessionService implements OnModuleInit {
       const { v, s, o, t } = claims;
       if (typeof v !== 'string' || typeof s !== 'string' || typeof o !== 'string') return undefined;
       if (typeof t !== 'number' || now / 1000 - t > LIFETIME_SECONDS) return undefined;
-      return { visitorId: v, siteId: s, organizationId: o };
+      return {
+        visitorId: v,
+        siteId: s,
+        organizationId: o,
+        expiresAt: new Date((t + LIFETIME_SECONDS) * 1000),
+      };
     } catch {
       return undefined;
     }
   }
-
-  private sign(payload: string): Buffer {
-    if (!this.secret) throw new Error('WidgetSessionService used before initialisation');
-    return createHmac('sha256', this.secret).update(payload).digest();
-  }
 }
+
+const sign = (key: Buffer, payload: string): Buffer =>
+  createHmac('sha256', key).update(payload).digest();

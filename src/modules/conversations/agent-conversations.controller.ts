@@ -10,6 +10,7 @@ import { AppConfig } from '../../config/app-config';
 import { toMessageDto } from '../messages/messages.dto';
 import {
   AfterQueryDto,
+  AgentConversationDetailResponseDto,
   AgentMessageListDto,
   AgentReplyDto,
   AssignDto,
@@ -24,7 +25,6 @@ import {
 import { messagePush } from './chat-pushes';
 import {
   ConversationClosedResponseDto,
-  ConversationDetailResponseDto,
   MessageCreatedResponseDto,
   toConversationDetail,
   toConversationDto,
@@ -92,14 +92,14 @@ export class AgentConversationsController {
   @Agent()
   @ApiIdParam('conversation')
   @ApiOperation({ summary: 'Read a conversation with all its messages' })
-  @ApiOkResponse({ type: ConversationDetailResponseDto })
+  @ApiOkResponse({ type: AgentConversationDetailResponseDto })
   @ApiErrors(404)
   async get(@CurrentAgent() agent: AgentPrincipal, @IdParam('conversation') id: string) {
-    const { conversation, messages } = await this.conversations.withMessages(
-      agent.organizationId,
-      id,
-    );
-    return { data: toConversationDetail(conversation, messages) };
+    const [{ conversation, messages }, labels] = await Promise.all([
+      this.conversations.withMessages(agent.organizationId, id),
+      this.inbox.labelsOf(agent.organizationId, id),
+    ]);
+    return { data: { ...toConversationDetail(conversation, messages), labels } };
   }
 
   @Get('conversations/:conversation/messages')

@@ -13,7 +13,12 @@ import {
 import { PageMetaDto, QueryBoolean, QueryInt } from '../../common/http/pagination';
 import { EnvelopeDto } from '../../common/openapi/envelope.dto';
 import { ChatMessageDto } from '../messages/messages.dto';
-import { ConversationDto, ConversationQueryDto, toConversationDto } from './conversations.dto';
+import {
+  ConversationDetailDto,
+  ConversationDto,
+  ConversationQueryDto,
+  toConversationDto,
+} from './conversations.dto';
 import type { InboxRow } from './inbox.repository';
 
 export class InboxQueryDto extends ConversationQueryDto {
@@ -123,7 +128,7 @@ export class AgentMessageListDto extends EnvelopeDto {
   data!: ChatMessageDto[];
 }
 
-class InboxLabelDto {
+export class InboxLabelDto {
   @ApiProperty() id!: number;
   @ApiProperty() name!: string;
   @ApiProperty({ example: '#1f6feb' }) color!: string;
@@ -165,4 +170,12 @@ export function toInboxConversationDto(row: InboxRow): InboxConversationDto {
 
 export class InboxPageDto extends PageMetaDto {
   @ApiProperty({ type: [InboxConversationDto] }) data!: InboxConversationDto[];
+}
+
+export class AgentConversationDetailDto extends ConversationDetailDto {
+  @ApiProperty({ type: [InboxLabelDto] }) labels!: InboxLabelDto[];
+}
+
+export class AgentConversationDetailResponseDto extends EnvelopeDto {
+  @ApiProperty({ type: AgentConversationDetailDto }) data!: AgentConversationDetailDto;
 }

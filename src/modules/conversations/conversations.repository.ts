@@ -106,6 +106,7 @@ export class ConversationsRepository {
    */
   async recordAgentReply(
     manager: EntityManager,
+    organizationId: string,
     conversation: ConversationRow,
     agentId: string,
   ): Promise<ConversationRow> {
@@ -116,23 +117,24 @@ export class ConversationsRepository {
          assigned_agent_id = COALESCE(assigned_agent_id, $2),
          first_response_at = COALESCE(first_response_at, now()),
          last_message_at = now(), updated_at = now()
-       WHERE id = $1
+       WHERE organization_id = $3 AND id = $1
        RETURNING status, assigned_agent_id`,
-      [conversation.id, agentId],
+      [conversation.id, agentId, organizationId],
     );
     return { ...conversation, ...row };
   }
 
   async close(
     manager: EntityManager,
+    organizationId: string,
     conversationId: string,
     userId: string | null,
   ): Promise<Date> {
     const rows = await sql<{ closed_at: Date }>(
       manager,
       `UPDATE conversations SET status = 'closed', closed_at = now(), closed_by_user_id = $2, updated_at = now()
-       WHERE id = $1 RETURNING closed_at`,
-      [conversationId, userId],
+       WHERE organization_id = $3 AND id = $1 RETURNING closed_at`,
+      [conversationId, userId, organizationId],
     );
     return rows[0].closed_at;
   }
@@ -179,21 +181,30 @@ export class ConversationsRepository {
   }
 
   /** The first message starts the conversation: listed from now on, waiting for an agent. */
-  async start(manager: EntityManager, conversationId: string): Promise<Date> {
+  async start(
+    manager: EntityManager,
+    organizationId: string,
+    conversationId: string,
+  ): Promise<Date> {
     const rows = await sql<{ started_at: Date }>(
       manager,
       `UPDATE conversations SET started_at = now(), status = 'waiting', last_message_at = now(),
-         updated_at = now() WHERE id = $1 RETURNING started_at`,
-      [conversationId],
+         updated_at = now() WHERE organization_id = $2 AND id = $1 RETURNING started_at`,
+      [conversationId, organizationId],
     );
     return rows[0].started_at;
   }
 
-  async recordVisitorMessage(manager: EntityManager, conversationId: string): Promise<void> {
+  async recordVisitorMessage(
+    manager: EntityManager,
+    organizationId: string,
+    conversationId: string,
+  ): Promise<void> {
     await sql(
       manager,
-      `UPDATE conversations SET last_message_at = now(), updated_at = now() WHERE id = $1`,
-      [conversationId],
+      `UPDATE conversations SET last_message_at = now(), updated_at = now()
+       WHERE organization_id = $2 AND id = $1`,
+      [conversationId, organizationId],
     );
   }
 
@@ -218,6 +229,7 @@ export class ConversationsRepository {
   /** Assigns the chat; a waiting or missed chat becomes active (DESIGN section 5). */
   async assign(
     manager: EntityManager,
+    organizationId: string,
     conversationId: string,
     agentId: string,
   ): Promise<ConversationStatus> {
@@ -226,8 +238,8 @@ export class ConversationsRepository {
       `UPDATE conversations SET
          status = CASE WHEN status IN ('waiting', 'missed') THEN 'active' ELSE status END,
          assigned_agent_id = $2, updated_at = now()
-       WHERE id = $1 RETURNING status`,
-      [conversationId, agentId],
+       WHERE organization_id = $3 AND id = $1 RETURNING status`,
+      [conversationId, agentId, organizationId],
     );
     return rows[0].status;
   }
@@ -271,6 +283,7 @@ export class ConversationsRepository {
 
   async review(
     manager: EntityManager,
+    organizationId: string,
     conversationId: string,
     rating: number,
     comment: string | null,
@@ -278,8 +291,8 @@ export class ConversationsRepository {
     await sql(
       manager,
       `UPDATE conversations SET rating = $2, review_comment = $3, reviewed_at = now(), updated_at = now()
-       WHERE id = $1`,
-      [conversationId, rating, comment],
+       WHERE organization_id = $4 AND id = $1`,
+      [conversationId, rating, comment, organizationId],
     );
   }
 }

@@ -93,7 +93,12 @@ export class ConversationsService {
           },
         });
         // Last: it may lock counter rows every first reply of the organization updates.
-        const after = await this.conversations.recordAgentReply(manager, conversation, agent.id);
+        const after = await this.conversations.recordAgentReply(
+          manager,
+          actor.organizationId,
+          conversation,
+          agent.id,
+        );
         return { message, conversation: after, wasWaiting: conversation.status === 'waiting' };
       },
     );
@@ -123,7 +128,12 @@ export class ConversationsService {
             changed: false,
           };
         }
-        const closedAt = await this.conversations.close(manager, conversationId, agent.id);
+        const closedAt = await this.conversations.close(
+          manager,
+          actor.organizationId,
+          conversationId,
+          agent.id,
+        );
         await this.outbox.publish(manager, {
           type: 'chat.closed',
           organizationId: actor.organizationId,
@@ -182,7 +192,7 @@ export class ConversationsService {
         );
       }
       if (row.status === 'closed') throw AppError.conflict('The conversation is closed.');
-      await this.conversations.assign(manager, conversationId, assignee.id);
+      await this.conversations.assign(manager, actor.organizationId, conversationId, assignee.id);
       if (row.assigned_agent_id !== assignee.id) {
         // An internal event (not one of the eleven webhook events): the change is on record.
         await this.outbox.publish(manager, {

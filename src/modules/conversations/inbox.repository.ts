@@ -95,4 +95,14 @@ export class InboxRepository {
     ]);
     return { rows, total: Number(count[0].total) };
   }
+
+  /** The labels of one conversation (of the organization), by name. */
+  async labelsOf(organizationId: string, conversationId: string): Promise<InboxRow['labels']> {
+    const rows = await sql<{ labels: InboxRow['labels'] }>(
+      this.dataSource,
+      `SELECT ${LABELS} AS labels FROM conversations c WHERE c.organization_id = $1 AND c.id = $2`,
+      [organizationId, conversationId],
+    );
+    return rows[0]?.labels ?? [];
+  }
 }

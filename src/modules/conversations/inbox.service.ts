@@ -33,6 +33,11 @@ export class InboxService {
       page,
     );
   }
+
+  async labelsOf(organizationId: string, conversationId: string) {
+    const labels = await this.inbox.labelsOf(organizationId, conversationId);
+    return labels.map((label) => ({ ...label, id: Number(label.id) }));
+  }
 }
 
 /** `me` is the caller, `none` nobody (0), digits an agent id. */

@@ -1,7 +1,10 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
 import type { VisitorPrincipal } from '../../common/auth/auth.types';
 import { AppError } from '../../common/errors/app-error';
+import { RATE_LIMIT_STORE, type RateLimitStore } from '../../common/rate-limit/rate-limit.store';
+import { rateLimited } from '../../common/rate-limit/rate-limited';
+import { AppConfig } from '../../config/app-config';
 import type { MessageRow } from '../messages/messages.repository';
 import { MessagesService } from '../messages/messages.service';
 import { OutboxService } from '../outbox/outbox.service';
@@ -25,6 +28,8 @@ export class VisitorChatService {
     private readonly outbox: OutboxService,
     private readonly realtime: RealtimeService,
     private readonly dataSource: DataSource,
+    private readonly config: AppConfig,
+    @Inject(RATE_LIMIT_STORE) private readonly limits: RateLimitStore,
   ) {}
 
   /** The visitor's open conversation (`init`), made unstarted when there is none. */
@@ -44,12 +49,19 @@ export class VisitorChatService {
 
   /**
    * A visitor message. The first one starts the open conversation (`conversation.started`); after
-   * a close the visitor's next message opens a new conversation (DESIGN section 5).
+   * a close the visitor's next message opens a new conversation (DESIGN section 5). At most
+   * VISITOR_MESSAGE_LIMIT_PER_MINUTE per visitor, over HTTP and the socket together (429).
    */
   async send(
     visitor: VisitorPrincipal,
     body: string,
   ): Promise<{ conversationId: string; message: MessageRow }> {
+    await rateLimited(
+      this.limits,
+      `visitor-messages:${visitor.visitorId}`,
+      this.config.env.VISITOR_MESSAGE_LIMIT_PER_MINUTE,
+      60_000,
+    );
     const organizationId = visitor.organizationId;
     const result = await this.dataSource.transaction(async (manager) => {
       let open = await this.conversations.lockOpenFor(manager, organizationId, visitor.visitorId);
@@ -60,7 +72,7 @@ export class VisitorChatService {
       }
       const started = !open.started_at;
       if (started) {
-        await this.conversations.start(manager, open.id);
+        await this.conversations.start(manager, organizationId, open.id);
         const conversation = await this.conversations.find(organizationId, open.id, manager);
         if (!conversation) throw new Error('a started conversation is not visible');
         await this.outbox.publish(manager, {
@@ -83,7 +95,7 @@ export class VisitorChatService {
           },
         });
       } else {
-        await this.conversations.recordVisitorMessage(manager, open.id);
+        await this.conversations.recordVisitorMessage(manager, organizationId, open.id);
       }
       const message = await this.messages.create(manager, organizationId, {
         conversationId: open.id,
@@ -194,7 +206,7 @@ export class VisitorChatService {
         if (!latest?.closed_at) throw AppError.notFound();
         return { id: latest.id, status: latest.status, closedAt: latest.closed_at, closed: false };
       }
-      const closedAt = await this.conversations.close(manager, open.id, null);
+      const closedAt = await this.conversations.close(manager, organizationId, open.id, null);
       await this.outbox.publish(manager, {
         type: 'chat.closed',
         organizationId,
@@ -239,7 +251,13 @@ export class VisitorChatService {
         throw AppError.conflict('This conversation has already been reviewed.');
       }
       const comment = input.comment ?? null;
-      await this.conversations.review(manager, conversation.id, input.rating, comment);
+      await this.conversations.review(
+        manager,
+        organizationId,
+        conversation.id,
+        input.rating,
+        comment,
+      );
       await this.outbox.publish(manager, {
         type: 'review.submitted',
         organizationId,

@@ -1,4 +1,4 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, Logger } from '@nestjs/common';
 import { SecretBoxService } from '../../common/crypto/secret-box.service';
 import { AppError } from '../../common/errors/app-error';
 import { OrganizationsService } from '../organizations/organizations.service';
@@ -20,7 +20,11 @@ import {
   type FilterRecordSettings,
   URL_SCHEMES,
 } from './lookup-settings';
-import { type OwnerDatabase, OwnerDatabaseError } from './owner-database/owner-database';
+import {
+  failureCategory,
+  type OwnerDatabase,
+  OwnerDatabaseError,
+} from './owner-database/owner-database';
 import { OwnerDatabases } from './owner-database/owner-databases';
 import { settingsErrors, tablesOf } from './settings-check';
 
@@ -58,6 +62,8 @@ function requireScheme(driver: Driver, url: string): void {
  */
 @Injectable()
 export class DataLookupSettingsService {
+  private readonly logger = new Logger('data-lookup');
+
   constructor(
     private readonly repository: DataLookupRepository,
     private readonly sites: SitesService,
@@ -140,7 +146,16 @@ export class DataLookupSettingsService {
       result = await withDatabase((database) => readCatalog(database, tablesOf(settings)));
     } catch (error) {
       if (!(error instanceof OwnerDatabaseError)) throw error;
-      throw AppError.invalid('connection.url', `The database could not be read: ${error.reason}`);
+      // The driver's text (addresses, ports, file names) is for the log only.
+      this.logger.warn({
+        msg: 'owner database check failed',
+        kind: error.kind,
+        reason: error.reason,
+      });
+      throw AppError.invalid(
+        'connection.url',
+        `The database could not be read (${failureCategory(error)}).`,
+      );
     }
     const missing = settingsErrors(settings, result.catalog);
     if (Object.keys(missing).length > 0) throw AppError.validation(missing);

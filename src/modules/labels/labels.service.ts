@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { AppError } from '../../common/errors/app-error';
 import { isUniqueViolation } from '../../database/sql';
+import { RealtimeService } from '../realtime/realtime.service';
 import { type LabelRow, LabelsRepository } from './labels.repository';
 
 const TAKEN = 'Another label already has this name.';
@@ -8,7 +9,10 @@ const TAKEN = 'Another label already has this name.';
 /** Organization labels and the labels on conversations. */
 @Injectable()
 export class LabelsService {
-  constructor(private readonly repository: LabelsRepository) {}
+  constructor(
+    private readonly repository: LabelsRepository,
+    private readonly realtime: RealtimeService,
+  ) {}
 
   list(organizationId: string): Promise<LabelRow[]> {
     return this.repository.list(organizationId);
@@ -52,6 +56,16 @@ export class LabelsService {
         `These labels do not exist in your organization: ${result.unknown.join(', ')}.`,
       );
     }
-    return this.repository.onConversation(organizationId, conversationId);
+    const labels = await this.repository.onConversation(organizationId, conversationId);
+    // Every open dashboard of the organization shows the change without a refresh.
+    this.realtime.toOrganization(organizationId, 'conversation.labels', {
+      conversation_id: Number(conversationId),
+      labels: labels.map((label) => ({
+        id: Number(label.id),
+        name: label.name,
+        color: label.color,
+      })),
+    });
+    return labels;
   }
 }

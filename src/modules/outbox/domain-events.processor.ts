@@ -1,9 +1,8 @@
 import { Processor, WorkerHost } from '@nestjs/bullmq';
 import type { BeforeApplicationShutdown } from '@nestjs/common';
 import type { Job } from 'bullmq';
-import { DataSource } from 'typeorm';
-import { sql } from '../../database/sql';
 import { type DomainEventJob, QueueName } from '../../queue/queue-names';
+import { OutboxWorkerRepository } from './outbox-worker.repository';
 import { OutboxService } from './outbox.service';
 
 /** Hands each committed event to its subscribers, then marks the outbox row processed. */
@@ -11,7 +10,7 @@ import { OutboxService } from './outbox.service';
 export class DomainEventsProcessor extends WorkerHost implements BeforeApplicationShutdown {
   constructor(
     private readonly outbox: OutboxService,
-    private readonly dataSource: DataSource,
+    private readonly rows: OutboxWorkerRepository,
   ) {
     super();
   }
@@ -25,19 +24,10 @@ export class DomainEventsProcessor extends WorkerHost implements BeforeApplicati
     const { outboxId, eventType, organizationId, payload, occurredAt } = job.data;
     // A row relayed again after its first job was removed (a crash between enqueue and the
     // relay's commit, noticed late) has been handled once already.
-    const done = await sql(
-      this.dataSource,
-      `SELECT 1 FROM outbox_events WHERE id = $1 AND processed_at IS NOT NULL`,
-      [outboxId],
-    );
-    if (done.length > 0) return;
+    if (await this.rows.isProcessed(outboxId)) return;
     for (const handler of this.outbox.handlersFor(eventType)) {
       await handler({ outboxId, type: eventType, organizationId, payload, occurredAt });
     }
-    await sql(
-      this.dataSource,
-      `UPDATE outbox_events SET processed_at = now() WHERE id = $1 AND processed_at IS NULL`,
-      [outboxId],
-    );
+    await this.rows.markProcessed(outboxId);
   }
 }

@@ -1,5 +1,6 @@
 import { type DynamicModule, Global, Module } from '@nestjs/common';
 import { DomainEventsProcessor } from './domain-events.processor';
+import { OutboxWorkerRepository } from './outbox-worker.repository';
 import { OutboxRelay } from './outbox.relay';
 import { OutboxService } from './outbox.service';
 
@@ -13,7 +14,10 @@ export class OutboxModule {
   static forRoot(options: { workers: boolean }): DynamicModule {
     return {
       module: OutboxModule,
-      providers: [OutboxService, ...(options.workers ? [OutboxRelay, DomainEventsProcessor] : [])],
+      providers: [
+        OutboxService,
+        ...(options.workers ? [OutboxWorkerRepository, OutboxRelay, DomainEventsProcessor] : []),
+      ],
       exports: [OutboxService],
     };
   }

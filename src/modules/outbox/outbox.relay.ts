@@ -11,19 +11,12 @@ import { Client } from 'pg';
 import { DataSource } from 'typeorm';
 import { DATABASE_RUNTIME, type DatabaseRuntime } from '../../database/database-runtime';
 import { type DomainEventJob, QueueName } from '../../queue/queue-names';
+import { OutboxWorkerRepository } from './outbox-worker.repository';
 
 const BATCH = 200;
 const POLL_MS = 1000;
 const CLEANUP_EVERY_MS = 10 * 60 * 1000;
 const LISTEN_RETRY_MS = 3000;
-
-interface PendingRow {
-  id: string;
-  organization_id: string | null;
-  event_type: string;
-  payload: Record<string, unknown>;
-  created_at: Date;
-}
 
 /**
  * Moves committed outbox rows into the queue. Rows are claimed with `FOR UPDATE SKIP LOCKED`, so
@@ -43,6 +36,7 @@ export class OutboxRelay implements OnApplicationBootstrap, BeforeApplicationShu
 
   constructor(
     private readonly dataSource: DataSource,
+    private readonly rows: OutboxWorkerRepository,
     @InjectQueue(QueueName.DomainEvents) private readonly queue: Queue<DomainEventJob>,
     @Inject(DATABASE_RUNTIME) private readonly database: DatabaseRuntime,
   ) {}
@@ -115,19 +109,13 @@ export class OutboxRelay implements OnApplicationBootstrap, BeforeApplicationShu
     while (!this.stopped && (await this.relayBatch()) === BATCH);
     if (Date.now() - this.lastCleanup > CLEANUP_EVERY_MS) {
       this.lastCleanup = Date.now();
-      await this.dataSource.query(
-        `DELETE FROM outbox_events WHERE processed_at < now() - interval '7 days'`,
-      );
+      await this.rows.purgeProcessed();
     }
   }
 
   private async relayBatch(): Promise<number> {
     return this.dataSource.transaction(async (manager) => {
-      const rows: PendingRow[] = await manager.query(
-        `SELECT id, organization_id, event_type, payload, created_at FROM outbox_events
-          WHERE enqueued_at IS NULL ORDER BY id LIMIT $1 FOR UPDATE SKIP LOCKED`,
-        [BATCH],
-      );
+      const rows = await this.rows.lockPending(manager, BATCH);
       if (rows.length === 0) return 0;
       await this.queue.addBulk(
         rows.map((row) => ({
@@ -151,9 +139,9 @@ export class OutboxRelay implements OnApplicationBootstrap, BeforeApplicationShu
           },
         })),
       );
-      await manager.query(
-        `UPDATE outbox_events SET enqueued_at = now() WHERE id = ANY($1::bigint[])`,
-        [rows.map((row) => row.id)],
+      await this.rows.markEnqueued(
+        manager,
+        rows.map((row) => row.id),
       );
       return rows.length;
     });

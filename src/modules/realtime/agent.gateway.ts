@@ -15,12 +15,15 @@ import { messagePush } from '../conversations/chat-pushes';
 import { ConversationsService } from '../conversations/conversations.service';
 import { rooms, RealtimeService } from './realtime.service';
 import { answer, booleanField, handshakeToken, idField } from './socket-answers';
+import { guardSocket } from './socket-guard';
+import { AppConfig } from '../../config/app-config';
 
 /**
  * `/agent`: the inbox's live channel, authenticated by an agent token (in `auth.token`). The
  * agent hears every conversation of its organization (`message.created`,
  * `conversation.updated`, `typing`, `read`) and sends `typing`, `read` and `sync`. Connecting
  * sets the agent `online`; the last of its sockets (on any instance) going away sets `offline`.
+ * A socket lives as long as its session and its agent's place and role in the team (socket-guard).
  */
 @WebSocketGateway({ namespace: '/agent', cors: { origin: true } })
 export class AgentGateway implements OnGatewayInit, OnGatewayDisconnect {
@@ -31,6 +34,7 @@ export class AgentGateway implements OnGatewayInit, OnGatewayDisconnect {
     private readonly agents: AgentsService,
     private readonly conversations: ConversationsService,
     private readonly realtime: RealtimeService,
+    private readonly config: AppConfig,
   ) {}
 
   afterInit(namespace: Namespace): void {
@@ -51,7 +55,18 @@ export class AgentGateway implements OnGatewayInit, OnGatewayDisconnect {
     const agent = token ? await this.auth.authenticate(token) : undefined;
     if (!agent) throw new Error('no valid agent token');
     (socket.data as { agent?: AgentPrincipal }).agent = agent;
-    await socket.join([rooms.organization(agent.organizationId), rooms.agent(agent.userId)]);
+    await socket.join([
+      rooms.organization(agent.organizationId),
+      rooms.agent(agent.userId),
+      rooms.session(agent.sessionId),
+    ]);
+    guardSocket(socket, {
+      perSecond: this.config.env.SOCKET_EVENTS_PER_SECOND,
+      burst: this.config.env.SOCKET_EVENT_BURST,
+      stillValid: () => this.auth.stillValid(agent),
+      endsAt: () => this.auth.sessionEndsAt(agent),
+      initialEnd: agent.sessionEndsAt ?? new Date(),
+    });
     await this.agents.setPresence(agent.organizationId, agent.userId, 'online');
   }
 

@@ -6,6 +6,7 @@ export const rooms = {
   visitor: (visitorId: string | number) => `visitor:${visitorId}`,
   organization: (organizationId: string | number) => `organization:${organizationId}`,
   agent: (userId: string | number) => `agent:${userId}`,
+  session: (sessionId: string | number) => `session:${sessionId}`,
 };
 
 /** What the two sides of a chat hear about a conversation. */
@@ -42,6 +43,20 @@ export class RealtimeService {
   toBothSides(push: ConversationPush, event: string, data: unknown): void {
     this.toVisitor(push.visitorId, event, data);
     this.toOrganization(push.organizationId, event, data);
+  }
+
+  /**
+   * Closes every socket of this agent, on every instance (the Redis adapter carries the command):
+   * after removal from the team, a role change or the end of all its sessions.
+   */
+  disconnectAgent(userId: string): void {
+    this.namespaces.agent?.in(rooms.agent(userId)).disconnectSockets(true);
+  }
+
+  /** Closes the sockets opened with these sessions' tokens, on every instance. */
+  disconnectSessions(sessionIds: string[]): void {
+    if (sessionIds.length === 0) return;
+    this.namespaces.agent?.in(sessionIds.map(rooms.session)).disconnectSockets(true);
   }
 
   /** How many sockets of this agent are connected, on every instance. */

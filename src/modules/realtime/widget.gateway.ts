@@ -16,6 +16,8 @@ import { OrganizationsService } from '../organizations/organizations.service';
 import { SitesService } from '../sites/sites.service';
 import { rooms, RealtimeService } from './realtime.service';
 import { answer, booleanField, handshakeToken, idField, textField } from './socket-answers';
+import { guardSocket } from './socket-guard';
+import { AppConfig } from '../../config/app-config';
 
 /**
  * `/widget`: a visitor's live channel, authenticated by the session token from `init` (in
@@ -25,6 +27,7 @@ import { answer, booleanField, handshakeToken, idField, textField } from './sock
 @WebSocketGateway({ namespace: '/widget', cors: { origin: true } })
 export class WidgetGateway implements OnGatewayInit {
   private readonly logger = new Logger(WidgetGateway.name);
+  private readonly activeSites = new Map<string, number>();
 
   constructor(
     private readonly sessions: WidgetSessionService,
@@ -32,6 +35,7 @@ export class WidgetGateway implements OnGatewayInit {
     private readonly organizations: OrganizationsService,
     private readonly chat: VisitorChatService,
     private readonly realtime: RealtimeService,
+    private readonly config: AppConfig,
   ) {}
 
   afterInit(namespace: Namespace): void {
@@ -72,6 +76,28 @@ export class WidgetGateway implements OnGatewayInit {
     };
     (socket.data as { visitor?: VisitorPrincipal }).visitor = visitor;
     await socket.join(rooms.visitor(session.visitorId));
+    // The token is the whole session (no server state): it ends when the token lapses, and is
+    // refused once its site is switched off.
+    const expiresAt = session.expiresAt;
+    guardSocket(socket, {
+      perSecond: this.config.env.SOCKET_EVENTS_PER_SECOND,
+      burst: this.config.env.SOCKET_EVENT_BURST,
+      stillValid: async () =>
+        expiresAt.getTime() > Date.now() && (await this.siteStillActive(session.siteId)),
+      endsAt: () => Promise.resolve(expiresAt.getTime() > Date.now() ? expiresAt : undefined),
+      initialEnd: expiresAt,
+    });
+  }
+
+  /** Whether the site is still active; a yes is believed for a second on this instance. */
+  private async siteStillActive(siteId: string): Promise<boolean> {
+    const now = Date.now();
+    if ((this.activeSites.get(siteId) ?? 0) > now) return true;
+    const active = (await this.sites.findActive(siteId)) !== undefined;
+    if (active) this.activeSites.set(siteId, now + 1000);
+    else this.activeSites.delete(siteId);
+    if (this.activeSites.size > 10_000) this.activeSites.clear();
+    return active;
   }
 
   @SubscribeMessage('message')

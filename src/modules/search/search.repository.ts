@@ -30,6 +30,9 @@ export interface TicketHitRow {
 
 type Page = { perPage: number; offset: number };
 
+/** The most a search counts: `total` (and so `last_page`) stop there, whatever matches. */
+export const SEARCH_COUNT_LIMIT = 10_000;
+
 /** Same expression as visitors_panel_search_trgm_idx. */
 const VISITOR_TEXT = `(coalesce(name, '') || ' ' || coalesce(email, '') || ' ' || coalesce(phone, ''))`;
 
@@ -48,6 +51,7 @@ export class SearchRepository {
         where: `organization_id = $1 AND search_vector @@ to_tsquery('simple', $2)`,
         parameters: [organizationId, tsquery],
         orderBy: 'id DESC',
+        countLimit: SEARCH_COUNT_LIMIT,
       },
       page,
     );
@@ -65,6 +69,7 @@ export class SearchRepository {
         where: `organization_id = $1 AND ${VISITOR_TEXT} ILIKE '%' || $2 || '%'`,
         parameters: [organizationId, escapeLike(text)],
         orderBy: 'id DESC',
+        countLimit: SEARCH_COUNT_LIMIT,
       },
       page,
     );
@@ -80,6 +85,7 @@ export class SearchRepository {
         where: `organization_id = $1 AND (ticket_number || ' ' || subject) ILIKE '%' || $2 || '%'`,
         parameters: [organizationId, escapeLike(text)],
         orderBy: 'id DESC',
+        countLimit: SEARCH_COUNT_LIMIT,
       },
       page,
     );

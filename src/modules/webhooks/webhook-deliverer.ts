@@ -8,7 +8,8 @@ import { QueueName, type WebhookDeliveryJob } from '../../queue/queue-names';
 import { nextDelay, parseRetryAfter, STANDARD_SCHEDULE_MS } from './retry-schedule';
 import { deliveryHeaders } from './signatures';
 import { type SendResult, sendWebhook } from './webhook-sender';
-import { type AttemptRow, WebhooksRepository } from './webhooks.repository';
+import { WebhookDeliveryRepository } from './webhook-delivery.repository';
+import type { AttemptRow } from './webhooks.repository';
 
 /** Attempts of one endpoint in flight at once in this process; the rest wait their turn. */
 export const PER_ENDPOINT_CONCURRENCY = 4;
@@ -35,7 +36,7 @@ export class WebhookDeliverer {
   private readonly typicalMs = new Map<string, number>();
 
   constructor(
-    private readonly webhooks: WebhooksRepository,
+    private readonly webhooks: WebhookDeliveryRepository,
     private readonly secrets: SecretBoxService,
     private readonly config: AppConfig,
     private readonly dataSource: DataSource,

@@ -12,6 +12,7 @@ import type { DomainEventRecord } from '../outbox/domain-event';
 import { OutboxService } from '../outbox/outbox.service';
 import { WebhookDeliverer } from './webhook-deliverer';
 import { WEBHOOK_EVENTS } from './webhook-events';
+import { WebhookDeliveryRepository } from './webhook-delivery.repository';
 import { WebhooksRepository } from './webhooks.repository';
 
 const SWEEP_EVERY_MS = 30_000;
@@ -43,6 +44,7 @@ export class WebhookDispatcher
   constructor(
     private readonly outbox: OutboxService,
     private readonly webhooks: WebhooksRepository,
+    private readonly deliveries: WebhookDeliveryRepository,
     private readonly deliverer: WebhookDeliverer,
     private readonly config: AppConfig,
     private readonly dataSource: DataSource,
@@ -81,13 +83,13 @@ export class WebhookDispatcher
       }
     });
     // Also the deliveries an earlier, interrupted run of this event wrote but did not queue.
-    const unsent = await this.webhooks.unsent(record.outboxId);
+    const unsent = await this.deliveries.unsent(record.outboxId);
     await Promise.all(unsent.map((delivery) => this.deliverer.enqueue(delivery.id, 1)));
   }
 
   private async sweep(): Promise<void> {
     try {
-      for (const delivery of await this.webhooks.overdue(SWEEP_OVERDUE_MS, 500)) {
+      for (const delivery of await this.deliveries.overdue(SWEEP_OVERDUE_MS, 500)) {
         await this.deliverer.enqueue(delivery.id, delivery.attempts + 1, 0, `-sweep-${Date.now()}`);
       }
     } catch (error) {

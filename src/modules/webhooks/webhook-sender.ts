@@ -2,7 +2,7 @@ import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import http from 'node:http';
 import https from 'node:https';
 import { isIP } from 'node:net';
-import { isPublicAddress } from './address-policy';
+import { isPublicAddress } from '../../common/net/address-ranges';
 
 export interface SendOptions {
   timeoutMs: number;

@@ -49,9 +49,12 @@ export class WebhooksController {
 
   @Post()
   @Agent({ role: 'admin' })
-  @ApiOperation({ summary: 'Add an endpoint; its signing secret is shown once' })
+  @ApiOperation({
+    summary:
+      'Add an endpoint; its signing secret is shown once (409 past WEBHOOK_ENDPOINTS_MAX endpoints)',
+  })
   @ApiCreatedResponse({ type: WebhookCreatedResponseDto })
-  @ApiErrors(422)
+  @ApiErrors(409, 422)
   @ResponseMessage('Webhook endpoint created.')
   async create(@CurrentAgent() agent: AgentPrincipal, @Body() body: CreateWebhookDto) {
     const { endpoint, secret } = await this.webhooks.create(

@@ -1,5 +1,6 @@
 import { type DynamicModule, Module } from '@nestjs/common';
 import { WebhookDeliverer } from './webhook-deliverer';
+import { WebhookDeliveryRepository } from './webhook-delivery.repository';
 import { WebhookDeliveryProcessor } from './webhook-delivery.processor';
 import { WebhookDispatcher } from './webhook-dispatcher';
 import { WebhooksController } from './webhooks.controller';
@@ -15,6 +16,7 @@ export class WebhooksModule {
       controllers: [WebhooksController],
       providers: [
         WebhooksRepository,
+        WebhookDeliveryRepository,
         WebhooksService,
         WebhookDeliverer,
         WebhookDispatcher,

@@ -28,15 +28,24 @@ export class WebhooksService {
   ): Promise<{ endpoint: EndpointRow; secret: string }> {
     this.checkUrl(input.url);
     const secret = `whsec_${randomBytes(24).toString('base64')}`;
-    const endpoint = await this.webhooks.insertEndpoint(organizationId, {
-      url: input.url,
-      description: input.description ?? null,
-      events: input.events,
-      isActive: input.is_active ?? true,
-      secretSealed: this.secrets.seal(secret),
-      secretPrefix: secret.slice(0, 10),
-      createdBy: userId,
-    });
+    const endpoint = await this.webhooks.insertEndpoint(
+      organizationId,
+      {
+        url: input.url,
+        description: input.description ?? null,
+        events: input.events,
+        isActive: input.is_active ?? true,
+        secretSealed: this.secrets.seal(secret),
+        secretPrefix: secret.slice(0, 10),
+        createdBy: userId,
+      },
+      this.config.env.WEBHOOK_ENDPOINTS_MAX,
+    );
+    if (!endpoint) {
+      throw AppError.conflict(
+        `This organization already has the maximum of ${this.config.env.WEBHOOK_ENDPOINTS_MAX} webhook endpoints; delete one first.`,
+      );
+    }
     return { endpoint, secret };
   }
 
@@ -100,13 +109,13 @@ export class WebhooksService {
   ) {
     await this.get(organizationId, endpointId);
     const { rows, total } = await this.webhooks.pageDeliveries(organizationId, endpointId, page);
-    return { rows: await this.withAttempts(rows), total };
+    return { rows: await this.withAttempts(organizationId, rows), total };
   }
 
   async delivery(organizationId: string, endpointId: string, deliveryId: string) {
     const row = await this.webhooks.findDelivery(organizationId, endpointId, deliveryId);
     if (!row) throw AppError.notFound();
-    return (await this.withAttempts([row]))[0];
+    return (await this.withAttempts(organizationId, [row]))[0];
   }
 
   /**
@@ -124,8 +133,11 @@ export class WebhooksService {
     return this.delivery(organizationId, endpointId, deliveryId);
   }
 
-  private async withAttempts(rows: DeliveryRow[]) {
-    const attempts = await this.webhooks.attemptsOf(rows.map((row) => row.id));
+  private async withAttempts(organizationId: string, rows: DeliveryRow[]) {
+    const attempts = await this.webhooks.attemptsOf(
+      organizationId,
+      rows.map((row) => row.id),
+    );
     return rows.map((row) => ({
       row,
       attempts: attempts.filter((attempt) => attempt.delivery_id === row.id),

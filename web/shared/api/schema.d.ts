@@ -134,6 +134,40 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/agent/auth/logout-all": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** End every session of this agent, this one included, and close all its sockets */
+        post: operations["Auth_logoutAll"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/agent/auth/password": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Change the password (the current one is required); every other session ends and its sockets close */
+        post: operations["Auth_changePassword"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/agent/auth/register": {
         parameters: {
             query?: never;
@@ -780,7 +814,7 @@ export interface paths {
         /** List endpoints, newest first */
         get: operations["Webhooks_list"];
         put?: never;
-        /** Add an endpoint; its signing secret is shown once */
+        /** Add an endpoint; its signing secret is shown once (409 past WEBHOOK_ENDPOINTS_MAX endpoints) */
         post: operations["Webhooks_create"];
         delete?: never;
         options?: never;
@@ -1109,7 +1143,7 @@ export interface paths {
         put?: never;
         /**
          * Log a visitor in by email from the site owner's backend, without a code
-         * @description Needs the secret (401), trusted login in the plan and enabled (403), and visitor account login and data lookup switched on for the site (403). An unknown widget key or visitor is a 404; no single account with the email answers `success` false.
+         * @description Needs the secret (401), trusted login in the plan and enabled (403), and visitor account login and data lookup switched on for the site (403). An unknown widget key or visitor is a 404; no single account with the email answers `success` false. Past TRUSTED_LOGIN_LIMIT_PER_MINUTE calls with the right secret per organization, 429.
          */
         post: operations["TrustedLogin_login"];
         delete?: never;
@@ -1129,7 +1163,7 @@ export interface paths {
         put?: never;
         /**
          * Log the visitor in to an account of the site owner's account table
-         * @description Matches `identifier` against the lookup columns. Without OTP a single match logs in (`success` false otherwise). With OTP a 6-digit code is mailed to the account and the answer is the same whether or not an account matched; at most 5 codes an hour per visitor (429). Needs the feature in the plan (403 `feature_not_in_plan`) and data lookup switched on for the site (403 `forbidden`); an owner database that cannot be reached or does not answer within 3 s is a 503 `service_unavailable`.
+         * @description Matches `identifier` against the lookup columns. Without OTP a single match logs in (`success` false otherwise). With OTP a 6-digit code is mailed to the account and the answer is the same whether or not an account matched; at most 5 codes an hour per visitor, and OTP_MAIL_LIMIT_PER_HOUR per identifier and site (429). Needs the feature in the plan (403 `feature_not_in_plan`) and data lookup switched on for the site (403 `forbidden`); an owner database that cannot be reached or does not answer within 3 s is a 503 `service_unavailable`.
          */
         post: operations["AccountLogin_login"];
         delete?: never;
@@ -1593,6 +1627,43 @@ export interface components {
             visitor_id: number | null;
             visitor_name: string | null;
             visitor_phone: string | null;
+        };
+        AgentConversationDetailDto: {
+            assigned_agent_id: number | null;
+            /** Format: date-time */
+            closed_at: string | null;
+            id: number;
+            labels: components["schemas"]["InboxLabelDto"][];
+            /** @example en */
+            locale: string | null;
+            /** @description Every message, oldest first */
+            messages: components["schemas"]["MessageDto"][];
+            site_id: number;
+            /** Format: date-time */
+            started_at: string;
+            /** @enum {string} */
+            status: "waiting" | "active" | "closed" | "missed";
+            /** @example visitor */
+            type: string;
+            visitor: components["schemas"]["ConversationVisitorDto"];
+            visitor_id: number;
+        };
+        AgentConversationDetailResponseDto: {
+            /**
+             * @description HTTP status code as a string
+             * @example 200
+             */
+            code: string;
+            data: components["schemas"]["AgentConversationDetailDto"];
+            /**
+             * Format: date-time
+             * @example 2026-11-22T10:00:00.000Z
+             */
+            datetime: string;
+            /** @example OK */
+            message: string;
+            /** @example true */
+            status: boolean;
         };
         AgentCreateTicketDto: {
             /** @description An agent of the organization to assign the ticket to; unassigned when left out */
@@ -2169,6 +2240,12 @@ export interface components {
             message: string;
             /** @example true */
             status: boolean;
+        };
+        ChangePasswordDto: {
+            /** @example correct horse battery staple */
+            current_password: string;
+            /** @example a longer and newer passphrase */
+            new_password: string;
         };
         ChatMessageDto: {
             /** @example [] */
@@ -5104,6 +5181,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDto"];
                 };
             };
+            /** @description Missing ability, feature not in plan, or role too low */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
             /** @description Not found, or owned by another organization (`Not found.`) */
             404: {
                 headers: {
@@ -5150,6 +5236,15 @@ export interface operations {
             };
             /** @description Missing or invalid credentials (`Unauthenticated.`) */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Missing ability, feature not in plan, or role too low */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5213,6 +5308,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDto"];
                 };
             };
+            /** @description Missing ability, feature not in plan, or role too low */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
             /** @description Not found, or owned by another organization (`Not found.`) */
             404: {
                 headers: {
@@ -5258,6 +5362,15 @@ export interface operations {
             };
             /** @description Missing or invalid credentials (`Unauthenticated.`) */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Missing ability, feature not in plan, or role too low */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5370,6 +5483,111 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDto"];
                 };
             };
+            /** @description Missing ability, feature not in plan, or role too low */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+        };
+    };
+    Auth_logoutAll: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EnvelopeDto"];
+                };
+            };
+            /** @description Missing or invalid credentials (`Unauthenticated.`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Missing ability, feature not in plan, or role too low */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+        };
+    };
+    Auth_changePassword: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ChangePasswordDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EnvelopeDto"];
+                };
+            };
+            /** @description Missing or invalid credentials (`Unauthenticated.`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Missing ability, feature not in plan, or role too low */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Validation failed; `errors` names each field */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorDto"];
+                };
+            };
+            /** @description Rate limit exceeded (`Too Many Attempts.`) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
         };
     };
     Auth_register: {
@@ -5411,6 +5629,15 @@ export interface operations {
                     "application/json": components["schemas"]["ValidationErrorDto"];
                 };
             };
+            /** @description Rate limit exceeded (`Too Many Attempts.`) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
         };
     };
     CannedResponses_list: {
@@ -5435,6 +5662,15 @@ export interface operations {
             };
             /** @description Missing or invalid credentials (`Unauthenticated.`) */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Missing ability, feature not in plan, or role too low */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5651,6 +5887,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDto"];
                 };
             };
+            /** @description Missing ability, feature not in plan, or role too low */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
             /** @description Validation failed; `errors` names each field */
             422: {
                 headers: {
@@ -5678,11 +5923,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ConversationDetailResponseDto"];
+                    "application/json": components["schemas"]["AgentConversationDetailResponseDto"];
                 };
             };
             /** @description Missing or invalid credentials (`Unauthenticated.`) */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Missing ability, feature not in plan, or role too low */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5726,6 +5980,15 @@ export interface operations {
             };
             /** @description Missing or invalid credentials (`Unauthenticated.`) */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Missing ability, feature not in plan, or role too low */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5790,6 +6053,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDto"];
                 };
             };
+            /** @description Missing ability, feature not in plan, or role too low */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
             /** @description Not found, or owned by another organization (`Not found.`) */
             404: {
                 headers: {
@@ -5826,6 +6098,15 @@ export interface operations {
             };
             /** @description Missing or invalid credentials (`Unauthenticated.`) */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Missing ability, feature not in plan, or role too low */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5886,6 +6167,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDto"];
                 };
             };
+            /** @description Missing ability, feature not in plan, or role too low */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
             /** @description Not found, or owned by another organization (`Not found.`) */
             404: {
                 headers: {
@@ -5931,6 +6221,15 @@ export interface operations {
             };
             /** @description Missing or invalid credentials (`Unauthenticated.`) */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Missing ability, feature not in plan, or role too low */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5999,6 +6298,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDto"];
                 };
             };
+            /** @description Missing ability, feature not in plan, or role too low */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
             /** @description Not found, or owned by another organization (`Not found.`) */
             404: {
                 headers: {
@@ -6038,6 +6346,15 @@ export interface operations {
             };
             /** @description Missing or invalid credentials (`Unauthenticated.`) */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Missing ability, feature not in plan, or role too low */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6232,6 +6549,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDto"];
                 };
             };
+            /** @description Missing ability, feature not in plan, or role too low */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
         };
     };
     AgentConversations_messagesAfter: {
@@ -6256,6 +6582,15 @@ export interface operations {
             };
             /** @description Missing or invalid credentials (`Unauthenticated.`) */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Missing ability, feature not in plan, or role too low */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6293,6 +6628,15 @@ export interface operations {
             };
             /** @description Missing or invalid credentials (`Unauthenticated.`) */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Missing ability, feature not in plan, or role too low */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6382,6 +6726,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDto"];
                 };
             };
+            /** @description Missing ability, feature not in plan, or role too low */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
             /** @description Validation failed; `errors` names each field */
             422: {
                 headers: {
@@ -6421,6 +6774,15 @@ export interface operations {
             };
             /** @description Missing or invalid credentials (`Unauthenticated.`) */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Missing ability, feature not in plan, or role too low */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6476,6 +6838,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDto"];
                 };
             };
+            /** @description Missing ability, feature not in plan, or role too low */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
             /** @description Validation failed; `errors` names each field */
             422: {
                 headers: {
@@ -6515,6 +6886,15 @@ export interface operations {
             };
             /** @description Missing or invalid credentials (`Unauthenticated.`) */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Missing ability, feature not in plan, or role too low */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6570,6 +6950,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDto"];
                 };
             };
+            /** @description Missing ability, feature not in plan, or role too low */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
             /** @description Validation failed; `errors` names each field */
             422: {
                 headers: {
@@ -6609,6 +6998,15 @@ export interface operations {
             };
             /** @description Missing or invalid credentials (`Unauthenticated.`) */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Missing ability, feature not in plan, or role too low */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6664,6 +7062,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDto"];
                 };
             };
+            /** @description Missing ability, feature not in plan, or role too low */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
             /** @description Validation failed; `errors` names each field */
             422: {
                 headers: {
@@ -6700,6 +7107,15 @@ export interface operations {
             };
             /** @description Missing or invalid credentials (`Unauthenticated.`) */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Missing ability, feature not in plan, or role too low */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7320,6 +7736,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDto"];
                 };
             };
+            /** @description Missing ability, feature not in plan, or role too low */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
             /** @description Validation failed; `errors` names each field */
             422: {
                 headers: {
@@ -7409,6 +7834,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDto"];
                 };
             };
+            /** @description Missing ability, feature not in plan, or role too low */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
             /** @description Not found, or owned by another organization (`Not found.`) */
             404: {
                 headers: {
@@ -7445,6 +7879,15 @@ export interface operations {
             };
             /** @description Missing or invalid credentials (`Unauthenticated.`) */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Missing ability, feature not in plan, or role too low */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7497,6 +7940,15 @@ export interface operations {
             };
             /** @description Missing or invalid credentials (`Unauthenticated.`) */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Missing ability, feature not in plan, or role too low */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7676,6 +8128,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDto"];
                 };
             };
+            /** @description Missing ability, feature not in plan, or role too low */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
             /** @description Not found, or owned by another organization (`Not found.`) */
             404: {
                 headers: {
@@ -7768,6 +8229,15 @@ export interface operations {
             };
             /** @description Missing ability, feature not in plan, or role too low */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Conflict with the current state */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9202,6 +9672,15 @@ export interface operations {
                     "application/json": components["schemas"]["ValidationErrorDto"];
                 };
             };
+            /** @description Rate limit exceeded (`Too Many Attempts.`) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
             /** @description A dependency is unavailable */
             503: {
                 headers: {
@@ -9279,7 +9758,11 @@ export interface operations {
                     "application/json": components["schemas"]["ValidationErrorDto"];
                 };
             };
-            /** @description Rate limit exceeded (`Too Many Attempts.`) */
+            /**
+             * @description Rate limit exceeded (`Too Many Attempts.`)
+             *
+             *     Rate limit exceeded (`Too Many Attempts.`)
+             */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -9365,6 +9848,15 @@ export interface operations {
                     "application/json": components["schemas"]["ValidationErrorDto"];
                 };
             };
+            /** @description Rate limit exceeded (`Too Many Attempts.`) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
             /** @description A dependency is unavailable */
             503: {
                 headers: {
@@ -9442,6 +9934,15 @@ export interface operations {
                     "application/json": components["schemas"]["ValidationErrorDto"];
                 };
             };
+            /** @description Rate limit exceeded (`Too Many Attempts.`) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
         };
     };
     WidgetAppointments_availability: {
@@ -9499,6 +10000,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ValidationErrorDto"];
+                };
+            };
+            /** @description Rate limit exceeded (`Too Many Attempts.`) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
                 };
             };
         };
@@ -9578,6 +10088,15 @@ export interface operations {
                     "application/json": components["schemas"]["ValidationErrorDto"];
                 };
             };
+            /** @description Rate limit exceeded (`Too Many Attempts.`) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
         };
     };
     WidgetConfig_config: {
@@ -9633,6 +10152,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ValidationErrorDto"];
+                };
+            };
+            /** @description Rate limit exceeded (`Too Many Attempts.`) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
                 };
             };
         };
@@ -9710,6 +10238,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ValidationErrorDto"];
+                };
+            };
+            /** @description Rate limit exceeded (`Too Many Attempts.`) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
                 };
             };
             /** @description A dependency is unavailable */
@@ -9798,6 +10335,15 @@ export interface operations {
                     "application/json": components["schemas"]["ValidationErrorDto"];
                 };
             };
+            /** @description Rate limit exceeded (`Too Many Attempts.`) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
             /** @description A dependency is unavailable */
             503: {
                 headers: {
@@ -9875,6 +10421,15 @@ export interface operations {
                     "application/json": components["schemas"]["ValidationErrorDto"];
                 };
             };
+            /** @description Rate limit exceeded (`Too Many Attempts.`) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
         };
     };
     AccountLogin_search: {
@@ -9943,6 +10498,15 @@ export interface operations {
                     "application/json": components["schemas"]["ValidationErrorDto"];
                 };
             };
+            /** @description Rate limit exceeded (`Too Many Attempts.`) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
             /** @description A dependency is unavailable */
             503: {
                 headers: {
@@ -10009,6 +10573,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ValidationErrorDto"];
+                };
+            };
+            /** @description Rate limit exceeded (`Too Many Attempts.`) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
                 };
             };
         };
@@ -10080,6 +10653,15 @@ export interface operations {
                     "application/json": components["schemas"]["ValidationErrorDto"];
                 };
             };
+            /** @description Rate limit exceeded (`Too Many Attempts.`) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
         };
     };
     Widget_send: {
@@ -10148,6 +10730,15 @@ export interface operations {
                     "application/json": components["schemas"]["ValidationErrorDto"];
                 };
             };
+            /** @description Rate limit exceeded (`Too Many Attempts.`) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
         };
     };
     Widget_profile: {
@@ -10214,6 +10805,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ValidationErrorDto"];
+                };
+            };
+            /** @description Rate limit exceeded (`Too Many Attempts.`) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
                 };
             };
         };
@@ -10293,6 +10893,15 @@ export interface operations {
                     "application/json": components["schemas"]["ValidationErrorDto"];
                 };
             };
+            /** @description Rate limit exceeded (`Too Many Attempts.`) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
         };
     };
     Widget_ticket: {
@@ -10359,6 +10968,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ValidationErrorDto"];
+                };
+            };
+            /** @description Rate limit exceeded (`Too Many Attempts.`) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
                 };
             };
         };

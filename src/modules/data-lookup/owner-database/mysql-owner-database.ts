@@ -20,6 +20,8 @@ import {
   type ReadQuery,
   STATEMENT_TIMEOUT_MS,
 } from './owner-database';
+import { type ConnectionTarget, guardedSocket } from './connection-target';
+import type { TargetPolicy } from './target-policy';
 
 /** What one pooled connection has been set to, so a read only sends what changed. */
 interface Session {
@@ -48,9 +50,17 @@ export class MysqlOwnerDatabase implements OwnerDatabase {
   /** False once the server said it has no time zone tables: UTC offsets are set instead. */
   private namedZones = true;
 
-  constructor(url: string, size = POOL_SIZE) {
+  constructor(target: ConnectionTarget, policy: () => TargetPolicy, size = POOL_SIZE) {
     this.pool = createPool({
-      ...connectionOf(url),
+      host: target.host,
+      port: target.port,
+      user: target.user,
+      password: target.password,
+      database: target.database,
+      ...(target.tls === false ? {} : { ssl: { rejectUnauthorized: target.tls === 'verify' } }),
+      // The socket checks the address it connects to against the target policy (mysql2 keeps
+      // `host` for the TLS server name).
+      stream: () => guardedSocket(policy).connect(target.port, target.host),
       connectionLimit: size,
       maxIdle: size,
       idleTimeout: IDLE_TIMEOUT_MS,
@@ -99,7 +109,7 @@ export class MysqlOwnerDatabase implements OwnerDatabase {
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<never>((_resolve, reject) => {
       timer = setTimeout(
-        () => reject(new OwnerDatabaseError('unreachable', 'timeout exceeded when connecting')),
+        () => reject(new OwnerDatabaseError('timeout', 'timeout exceeded when connecting')),
         CONNECT_TIMEOUT_MS,
       );
     });
@@ -166,33 +176,6 @@ export class MysqlOwnerDatabase implements OwnerDatabase {
   }
 }
 
-/**
- * The connection settings of a `mysql://user:password@host:port/database` URL (`mariadb://` is
- * read the same way). Only `ssl` is taken from its query (e.g. `?ssl={"rejectUnauthorized":true}`):
- * the rest of the pool's settings are the service's, not the URL's.
- */
-function connectionOf(url: string) {
-  const parsed = new URL(url);
-  const ssl = parsed.searchParams.get('ssl');
-  return {
-    host: decodeURIComponent(parsed.hostname.replace(/^\[(.*)\]$/, '$1')),
-    port: parsed.port ? Number(parsed.port) : 3306,
-    user: decodeURIComponent(parsed.username),
-    password: decodeURIComponent(parsed.password),
-    database: decodeURIComponent(parsed.pathname.slice(1)) || undefined,
-    ...(ssl === null ? {} : { ssl: parseSsl(ssl) }),
-  };
-}
-
-function parseSsl(value: string): string | Record<string, unknown> {
-  try {
-    const parsed: unknown = JSON.parse(value);
-    return typeof parsed === 'object' && parsed !== null ? (parsed as Record<string, unknown>) : {};
-  } catch {
-    return value; // a profile name, e.g. "Amazon RDS"
-  }
-}
-
 /** The zone's UTC offset now (`+05:30`); a zone luxon does not know is a failure. */
 function currentOffset(timeZone: string): string {
   const now = DateTime.now().setZone(timeZone);
@@ -219,16 +202,18 @@ const TIMEOUT_ERRNOS = new Set([
   3024, // MySQL ER_QUERY_TIMEOUT (max_execution_time)
   1317, // ER_QUERY_INTERRUPTED
 ]);
-const UNREACHABLE_ERRNOS = new Set([
-  1040, // ER_CON_COUNT_ERROR
+const AUTHENTICATION_ERRNOS = new Set([
   1044, // ER_DBACCESS_DENIED_ERROR
   1045, // ER_ACCESS_DENIED_ERROR
+  1251, // ER_NOT_SUPPORTED_AUTH_MODE
+]);
+const UNREACHABLE_ERRNOS = new Set([
+  1040, // ER_CON_COUNT_ERROR
   1049, // ER_BAD_DB_ERROR
   1053, // ER_SERVER_SHUTDOWN
   1129, // ER_HOST_IS_BLOCKED
   1130, // ER_HOST_NOT_PRIVILEGED
   1203, // ER_TOO_MANY_USER_CONNECTIONS
-  1251, // ER_NOT_SUPPORTED_AUTH_MODE
 ]);
 const VALUE_ERRNOS = new Set([
   1267, // ER_CANT_AGGREGATE_2COLLATIONS: a value the column's character set cannot hold
@@ -271,7 +256,8 @@ export function classify(error: unknown): OwnerDatabaseError | undefined {
   let kind: OwnerFailure;
   if (code === 'PROTOCOL_SEQUENCE_TIMEOUT' || (server && TIMEOUT_ERRNOS.has(errno))) {
     kind = 'timeout';
-  } else if (server && UNREACHABLE_ERRNOS.has(errno)) kind = 'unreachable';
+  } else if (server && AUTHENTICATION_ERRNOS.has(errno)) kind = 'authentication';
+  else if (server && UNREACHABLE_ERRNOS.has(errno)) kind = 'unreachable';
   else if (server && (VALUE_ERRNOS.has(errno) || sqlState.startsWith('22'))) kind = 'value';
   else if (server && (SCHEMA_ERRNOS.has(errno) || sqlState.startsWith('42'))) kind = 'schema';
   else if (server) kind = 'failed';

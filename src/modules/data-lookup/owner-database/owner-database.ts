@@ -29,12 +29,14 @@ export interface OwnerDatabase {
 }
 
 /**
- * Why a read failed: the server cannot be reached or refused the login (`unreachable`), a
- * statement ran out of time (`timeout`), a value could not be compared with a column (`value`,
+ * Why a read failed: the target policy or the URL's form forbids the connection (`refused`,
+ * decided before anything is sent), the server refused the login (`authentication`), the server
+ * cannot be reached (`unreachable`), a statement or the connection ran out of time (`timeout`), a value could not be compared with a column (`value`,
  * e.g. letters against a number column: such a value matches nothing), the tables or privileges
  * no longer fit the settings (`schema`), anything else (`failed`).
  */
-export type OwnerFailure = 'unreachable' | 'timeout' | 'value' | 'schema' | 'failed';
+export type OwnerFailure =
+  'refused' | 'authentication' | 'unreachable' | 'timeout' | 'value' | 'schema' | 'failed';
 
 export class OwnerDatabaseError extends Error {
   constructor(
@@ -89,6 +91,8 @@ export async function readOnly<T>(
 }
 
 const MESSAGES: Record<Exclude<OwnerFailure, 'value'>, string> = {
+  refused: "The site's database may not be reached from this service. Please try again later.",
+  authentication: "The site's database refused the service's login. Please try again later.",
   unreachable: "The site's database cannot be reached right now. Please try again later.",
   timeout: "The site's database did not answer in time. Please try again later.",
   schema: "The site's data lookup does not match its database any more. Please try again later.",
@@ -99,4 +103,24 @@ const MESSAGES: Record<Exclude<OwnerFailure, 'value'>, string> = {
 export function unavailable(error: OwnerDatabaseError): AppError {
   const kind = error.kind === 'value' ? 'failed' : error.kind;
   return new AppError('service_unavailable', MESSAGES[kind]);
+}
+
+/**
+ * The generic category a tenant is told when the owner database fails while its settings are
+ * saved or tested; the driver's own text (addresses, ports, file names) stays in the log.
+ */
+export function failureCategory(error: OwnerDatabaseError): string {
+  switch (error.kind) {
+    case 'refused':
+      return 'refused by policy';
+    case 'authentication':
+      return 'authentication failed';
+    case 'timeout':
+      return 'timeout';
+    case 'unreachable':
+    case 'value':
+    case 'schema':
+    case 'failed':
+      return 'unreachable';
+  }
 }

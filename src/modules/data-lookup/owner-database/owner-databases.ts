@@ -1,18 +1,51 @@
-import { Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
-import type { Driver } from '../lookup-settings';
+import {
+  Inject,
+  Injectable,
+  Logger,
+  type OnApplicationBootstrap,
+  type OnApplicationShutdown,
+} from '@nestjs/common';
+import { lookup } from 'node:dns/promises';
+import { AppConfig } from '../../../config/app-config';
+import { DATABASE_RUNTIME, type DatabaseRuntime } from '../../../database/database-runtime';
+import { type Driver } from '../lookup-settings';
+import { POSTGRES } from '../sql-dialect';
+import { parseConnectionUrl } from './connection-target';
 import { MysqlOwnerDatabase } from './mysql-owner-database';
-import type { OwnerDatabase } from './owner-database';
+import { type OwnerDatabase, OwnerDatabaseError } from './owner-database';
 import { PostgresOwnerDatabase } from './postgres-owner-database';
+import { normalizeHost, parseAllowedTargets, type TargetPolicy } from './target-policy';
 
-/** An owner database of the driver, with a pool of `size` connections (default POOL_SIZE). */
-function openDatabase(driver: Driver, url: string, size?: number): OwnerDatabase {
+/**
+ * An owner database of the driver, with a pool of `size` connections (default POOL_SIZE). A URL
+ * the policy refuses by its form gives a database whose every read fails with that refusal.
+ */
+function openDatabase(
+  driver: Driver,
+  url: string,
+  policy: () => TargetPolicy,
+  size?: number,
+): OwnerDatabase {
+  let target;
+  try {
+    target = parseConnectionUrl(driver, url);
+  } catch (error) {
+    if (!(error instanceof OwnerDatabaseError)) throw error;
+    return refusedDatabase(error);
+  }
   switch (driver) {
     case 'postgres':
-      return new PostgresOwnerDatabase(url, size);
+      return new PostgresOwnerDatabase(target, policy, size);
     case 'mysql':
-      return new MysqlOwnerDatabase(url, size);
+      return new MysqlOwnerDatabase(target, policy, size);
   }
 }
+
+const refusedDatabase = (error: OwnerDatabaseError): OwnerDatabase => ({
+  dialect: POSTGRES,
+  read: () => Promise.reject(error),
+  close: () => Promise.resolve(),
+});
 
 /**
  * The open owner databases, one per site. An entry is tied to the sealed URL it was opened with:
@@ -20,19 +53,46 @@ function openDatabase(driver: Driver, url: string, size?: number): OwnerDatabase
  * Every pool closes when the app stops.
  */
 @Injectable()
-export class OwnerDatabases implements OnApplicationShutdown {
+export class OwnerDatabases implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger('data-lookup');
-  private readonly open = new Map<string, { sealedUrl: string; database: OwnerDatabase }>();
+  private readonly open = new Map<
+    string,
+    { sealedUrl: string; driver: Driver; database: OwnerDatabase }
+  >();
+  private readonly policy: TargetPolicy;
+
+  constructor(config: AppConfig, @Inject(DATABASE_RUNTIME) database: DatabaseRuntime) {
+    const own = new URL(database.url);
+    this.policy = {
+      allowed: parseAllowedTargets(config.env.DATA_LOOKUP_ALLOWED_HOSTS),
+      ownDatabase: [
+        { host: normalizeHost(own.hostname), port: Number(own.port || 5432), addresses: [] },
+      ],
+    };
+  }
+
+  /** The addresses of the service's own database server, so a name for it is refused too. */
+  async onApplicationBootstrap(): Promise<void> {
+    await Promise.all(
+      this.policy.ownDatabase.map(async (server) => {
+        try {
+          server.addresses = (await lookup(server.host, { all: true })).map((a) => a.address);
+        } catch (error) {
+          this.logger.warn({ msg: 'own database host did not resolve', err: String(error) });
+        }
+      }),
+    );
+  }
 
   /** The site's database for these settings, opened on first use. */
   forSite(siteId: string, driver: Driver, sealedUrl: string, url: () => string): OwnerDatabase {
     const entry = this.open.get(siteId);
-    if (entry?.sealedUrl === sealedUrl && entry.database.dialect.driver === driver) {
+    if (entry?.sealedUrl === sealedUrl && entry.driver === driver) {
       return entry.database;
     }
     if (entry) this.closeQuietly(entry.database);
-    const database = openDatabase(driver, url());
-    this.open.set(siteId, { sealedUrl, database });
+    const database = openDatabase(driver, url(), this.currentPolicy);
+    this.open.set(siteId, { sealedUrl, driver, database });
     return database;
   }
 
@@ -42,7 +102,7 @@ export class OwnerDatabases implements OnApplicationShutdown {
     url: string,
     work: (database: OwnerDatabase) => Promise<T>,
   ): Promise<T> {
-    const database = openDatabase(driver, url, 1);
+    const database = openDatabase(driver, url, this.currentPolicy, 1);
     try {
       return await work(database);
     } finally {
@@ -63,6 +123,8 @@ export class OwnerDatabases implements OnApplicationShutdown {
     this.open.clear();
     await Promise.allSettled(databases.map((database) => database.close()));
   }
+
+  private readonly currentPolicy = () => this.policy;
 
   private closeQuietly(database: OwnerDatabase): void {
     database

@@ -13,6 +13,8 @@ import {
   STATEMENT_TIMEOUT_MS,
 } from './owner-database';
 import { type Dialect, POSTGRES } from '../sql-dialect';
+import { type ConnectionTarget, guardedSocket } from './connection-target';
+import type { TargetPolicy } from './target-policy';
 
 /**
  * An owner's PostgreSQL: a small pool, every read in `BEGIN READ ONLY` with a local statement
@@ -24,9 +26,22 @@ export class PostgresOwnerDatabase implements OwnerDatabase {
   private readonly logger = new Logger('data-lookup');
   private readonly pool: Pool;
 
-  constructor(url: string, size = POOL_SIZE) {
+  constructor(target: ConnectionTarget, policy: () => TargetPolicy, size = POOL_SIZE) {
     this.pool = new Pool({
-      connectionString: url,
+      // Every field set here, so nothing is read from PG* variables or ~/.pgpass.
+      host: target.host,
+      port: target.port,
+      user: target.user,
+      password: target.password,
+      database: target.database ?? target.user,
+      ssl:
+        target.tls === false
+          ? false
+          : target.tls === 'verify'
+            ? { rejectUnauthorized: true }
+            : { rejectUnauthorized: false },
+      // The socket checks the address it connects to against the target policy.
+      stream: () => guardedSocket(policy),
       max: size,
       connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
       query_timeout: STATEMENT_TIMEOUT_MS + CLIENT_GRACE_MS,
@@ -44,7 +59,7 @@ export class PostgresOwnerDatabase implements OwnerDatabase {
     try {
       client = await this.pool.connect();
     } catch (error) {
-      throw new OwnerDatabaseError('unreachable', reason(error));
+      throw connectFailure(error);
     }
     return readOnly(
       {
@@ -74,6 +89,16 @@ function reason(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
+/** Why a connection could not be had: refused by policy, the login, a timeout, or unreachable. */
+function connectFailure(error: unknown): OwnerDatabaseError {
+  const failure = classify(error);
+  if (failure?.kind === 'refused' || failure?.kind === 'authentication') return failure;
+  if (error instanceof Error && /timeout/i.test(error.message)) {
+    return new OwnerDatabaseError('timeout', reason(error));
+  }
+  return new OwnerDatabaseError('unreachable', reason(error));
+}
+
 const CONNECTION_LOST = /connection|terminated|ECONNRESET|EPIPE|socket/i;
 
 /** The failure of a pg error; undefined for anything else (a bug of ours stays what it is). */
@@ -83,6 +108,7 @@ function classify(error: unknown): OwnerDatabaseError | undefined {
   const code = (error as Partial<DatabaseError>).code ?? '';
   let kind: OwnerFailure;
   if (code === '57014' || /Query read timeout/i.test(error.message)) kind = 'timeout';
+  else if (code.startsWith('28')) kind = 'authentication';
   else if (code.startsWith('22')) kind = 'value';
   else if (code.startsWith('42')) kind = 'schema';
   else if (code.startsWith('08') || code.startsWith('57P')) kind = 'unreachable';
