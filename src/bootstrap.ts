@@ -5,6 +5,8 @@ import { SwaggerModule } from '@nestjs/swagger';
 import type { Logger } from 'pino';
 import { AppModule, type AppModuleOptions } from './app.module';
 import { JsonExpressAdapter } from './common/http/json-express-adapter';
+import { refuseUnreadableText } from './common/http/text-rule';
+import { answerUnparsableRequests } from './common/http/client-error';
 import { buildOpenApiDocument } from './common/openapi/document';
 import cors from 'cors';
 import { httpLogger } from './common/logging/http-logger';
@@ -45,6 +47,7 @@ export async function createApp(
   // Browsers call the widget API from the sites that embed it; the guard then checks the origin
   // against the site's allowed domains (403), so the reflected origin grants nothing by itself.
   app.use('/api/widget', cors({ origin: true, maxAge: 600 }));
+  if (!preview) answerUnparsableRequests(app.getHttpServer());
   if (options.env.REDIS_URL && !preview) {
     const adapter = new RedisIoAdapter(app, options.env.REDIS_URL);
     await adapter.connect();
@@ -52,6 +55,9 @@ export async function createApp(
   }
   app.useBodyParser('json', { limit: options.env.BODY_LIMIT });
   if (!preview) mountBrowserApps(app);
+  // Before any guard reads a key from the query or the body (DESIGN section 3: bad input is a
+  // 4xx). The browser apps above read no input: their files and the dashboard's page come first.
+  app.use(refuseUnreadableText);
 
   const document = buildOpenApiDocument(app);
   if (!preview) {

@@ -1,6 +1,7 @@
 /** Every error the API can answer with, as listed in DESIGN section 3 plus the transport ones. */
 export type ErrorCode =
   | 'malformed_json'
+  | 'malformed_request'
   | 'unauthenticated'
   | 'payment_required'
   | 'subscription_expired'
@@ -23,6 +24,7 @@ export type FieldErrors = Record<string, string[]>;
 export function statusOf(code: ErrorCode): number {
   switch (code) {
     case 'malformed_json':
+    case 'malformed_request':
       return 400;
     case 'unauthenticated':
       return 401;

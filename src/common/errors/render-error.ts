@@ -39,6 +39,9 @@ function httpStatusOf(exception: unknown): number | undefined {
 /** The AppError an exception stands for, or undefined when it is unexpected. */
 export function toAppError(exception: unknown): AppError | undefined {
   if (exception instanceof AppError) return exception;
+  // A path segment that is not valid percent-encoded UTF-8 (Express could not decode the
+  // parameter) names nothing: the 404 of an unknown record, not a 400 about the body.
+  if (exception instanceof URIError) return AppError.notFound();
   const type = (exception as { type?: unknown } | null)?.type;
   if (typeof type === 'string' && PARSER_ERRORS[type]) return new AppError(...PARSER_ERRORS[type]);
   const status = httpStatusOf(exception);

@@ -1,5 +1,7 @@
 import { type ArgumentMetadata, ValidationPipe } from '@nestjs/common';
+import { AppError } from '../errors/app-error';
 import { validationException } from '../errors/validation';
+import { bodyShapeErrors } from './body-shape';
 
 const MAX_CACHED_QUERIES = 500;
 
@@ -11,6 +13,10 @@ const MAX_CACHED_QUERIES = 500;
  * same query for the same DTO is the same (the query DTOs hold strings turned into numbers and
  * enums, nothing that depends on anything else), so lists read it from a small cache, per DTO,
  * and get their own copy. Failures are not kept, and neither are bodies.
+ *
+ * A body is first checked against its DTO's documented shape (`bodyShapeErrors`): `null` only
+ * where documented nullable, objects where objects belong. The text rule (NUL, lone surrogates)
+ * runs earlier, as a middleware: guards read the body too.
  */
 class CachingValidationPipe extends ValidationPipe {
   private readonly queries = new WeakMap<object, Map<string, object>>();
@@ -18,6 +24,15 @@ class CachingValidationPipe extends ValidationPipe {
   override async transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
     const key = metadata.type === 'query' ? cacheKey(value) : undefined;
     const metatype = metadata.metatype;
+    if (
+      metadata.type === 'body' &&
+      metadata.data === undefined &&
+      metatype &&
+      this.toValidate(metadata)
+    ) {
+      const errors = bodyShapeErrors(value, metatype);
+      if (Object.keys(errors).length > 0) throw AppError.validation(errors);
+    }
     if (key === undefined || !metatype || !this.toValidate(metadata)) {
       return super.transform(value, metadata);
     }

@@ -69,7 +69,38 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
     operationIdFactory: (controllerKey, methodKey) =>
       `${controllerKey.replace(/Controller$/, '')}_${methodKey}`,
   });
-  return sortKeys(document) as OpenAPIObject;
+  return sortKeys(withTextRule(document)) as OpenAPIObject;
+}
+
+const MALFORMED_400 = {
+  description: 'Malformed JSON body (`malformed_json`)',
+  content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorDto' } } },
+};
+
+const TEXT_RULE_422 = {
+  description:
+    'Validation failed; `errors` names each field. Any route: a query parameter, header or body ' +
+    'field holding a NUL character or a lone surrogate',
+  content: {
+    'application/json': { schema: { $ref: '#/components/schemas/ValidationErrorDto' } },
+  },
+};
+
+/**
+ * Two answers every route can give, so every operation documents them, also those without any
+ * parameter of their own: the text rule (NUL characters and lone surrogates are a 422) and the
+ * JSON body parser (a body that is not JSON is a 400), both run before any route.
+ */
+function withTextRule(document: OpenAPIObject): OpenAPIObject {
+  for (const item of Object.values(document.paths)) {
+    for (const method of ['get', 'put', 'post', 'delete', 'patch'] as const) {
+      const operation = item[method];
+      if (!operation) continue;
+      operation.responses['400'] ??= MALFORMED_400;
+      operation.responses['422'] ??= TEXT_RULE_422;
+    }
+  }
+  return document;
 }
 
 /** Stable key order, so regenerating the document gives the same bytes. */

@@ -51,13 +51,15 @@ export class AssignmentRepository {
         if (!agentId) break;
         await sql(
           manager,
-          `UPDATE conversations SET assigned_agent_id = $2, updated_at = now() WHERE id = $1`,
-          [chat.id, agentId],
+          `UPDATE conversations SET assigned_agent_id = $2, updated_at = now()
+           WHERE id = $1 AND organization_id = $3`,
+          [chat.id, agentId, organizationId],
         );
         await sql(
           manager,
-          `UPDATE users SET last_auto_assigned_at = clock_timestamp() WHERE id = $1`,
-          [agentId],
+          `UPDATE users SET last_auto_assigned_at = clock_timestamp()
+           WHERE id = $1 AND organization_id = $2`,
+          [agentId, organizationId],
         );
         const done = {
           conversationId: chat.id,

@@ -85,8 +85,9 @@ export class LabelsRepository {
       if (unknown.length > 0) return { unknown };
       await sql(
         manager,
-        `DELETE FROM conversation_labels WHERE conversation_id = $1 AND label_id <> ALL($2::bigint[])`,
-        [conversationId, labelIds],
+        `DELETE FROM conversation_labels
+         WHERE organization_id = $3 AND conversation_id = $1 AND label_id <> ALL($2::bigint[])`,
+        [conversationId, labelIds, organizationId],
       );
       await sql(
         manager,

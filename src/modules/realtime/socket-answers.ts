@@ -1,4 +1,5 @@
 import { AppError } from '../../common/errors/app-error';
+import { textProblem } from '../../common/http/text-rule';
 
 /** What a socket handler acknowledges: `{ status: true, ... }` or the error in the HTTP shape. */
 export type Answer = Record<string, unknown> & { status: boolean };
@@ -43,8 +44,12 @@ export function booleanField(payload: unknown, name: string): boolean {
 export function textField(payload: unknown, name: string, maxLength: number): string {
   const value =
     payload && typeof payload === 'object' ? (payload as Record<string, unknown>)[name] : undefined;
-  if (typeof value === 'string' && value.trim().length > 0 && value.length <= maxLength)
+  if (typeof value === 'string' && value.trim().length > 0 && value.length <= maxLength) {
+    // The HTTP edge's text rule, for the one text a socket event carries.
+    const problem = textProblem(value, name);
+    if (problem) throw AppError.invalid(name, problem);
     return value;
+  }
   throw AppError.invalid(
     name,
     `The ${name} field must be a non-empty string of at most ${maxLength} characters.`,

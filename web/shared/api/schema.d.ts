@@ -5034,6 +5034,15 @@ export interface operations {
                     "application/json": components["schemas"]["ApiKeyListResponseDto"];
                 };
             };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
             /** @description Missing or invalid credentials (`Unauthenticated.`) */
             401: {
                 headers: {
@@ -5050,6 +5059,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Validation failed; `errors` names each field. Any route: a query parameter, header or body field holding a NUL character or a lone surrogate */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorDto"];
                 };
             };
         };
@@ -5073,6 +5091,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ApiKeyCreatedResponseDto"];
+                };
+            };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
                 };
             };
             /** @description Missing or invalid credentials (`Unauthenticated.`) */
@@ -5123,6 +5150,15 @@ export interface operations {
                     "application/json": components["schemas"]["EnvelopeDto"];
                 };
             };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
             /** @description Missing or invalid credentials (`Unauthenticated.`) */
             401: {
                 headers: {
@@ -5150,6 +5186,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDto"];
                 };
             };
+            /** @description Validation failed; `errors` names each field. Any route: a query parameter, header or body field holding a NUL character or a lone surrogate */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorDto"];
+                };
+            };
         };
     };
     AgentAppointments_getSettings: {
@@ -5170,6 +5215,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["AppointmentSettingsResponseDto"];
+                };
+            };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
                 };
             };
             /** @description Missing or invalid credentials (`Unauthenticated.`) */
@@ -5232,6 +5286,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["AppointmentSettingsResponseDto"];
+                };
+            };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
                 };
             };
             /** @description Missing or invalid credentials (`Unauthenticated.`) */
@@ -5299,6 +5362,15 @@ export interface operations {
                     "application/json": components["schemas"]["AppointmentPageDto"];
                 };
             };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
             /** @description Missing or invalid credentials (`Unauthenticated.`) */
             401: {
                 headers: {
@@ -5358,6 +5430,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["AppointmentChangeResponseDto"];
+                };
+            };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
                 };
             };
             /** @description Missing or invalid credentials (`Unauthenticated.`) */
@@ -5428,6 +5509,15 @@ export interface operations {
                     "application/json": components["schemas"]["LoginResponseDto"];
                 };
             };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
             /** @description Missing or invalid credentials (`Unauthenticated.`) */
             401: {
                 headers: {
@@ -5474,6 +5564,15 @@ export interface operations {
                     "application/json": components["schemas"]["EnvelopeDto"];
                 };
             };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
             /** @description Missing or invalid credentials (`Unauthenticated.`) */
             401: {
                 headers: {
@@ -5490,6 +5589,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Validation failed; `errors` names each field. Any route: a query parameter, header or body field holding a NUL character or a lone surrogate */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorDto"];
                 };
             };
         };
@@ -5511,6 +5619,15 @@ export interface operations {
                     "application/json": components["schemas"]["EnvelopeDto"];
                 };
             };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
             /** @description Missing or invalid credentials (`Unauthenticated.`) */
             401: {
                 headers: {
@@ -5527,6 +5644,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Validation failed; `errors` names each field. Any route: a query parameter, header or body field holding a NUL character or a lone surrogate */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorDto"];
                 };
             };
         };
@@ -5550,6 +5676,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["EnvelopeDto"];
+                };
+            };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
                 };
             };
             /** @description Missing or invalid credentials (`Unauthenticated.`) */
@@ -5611,6 +5746,15 @@ export interface operations {
                     "application/json": components["schemas"]["RegisterResponseDto"];
                 };
             };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
             /** @description Missing ability, feature not in plan, or role too low */
             403: {
                 headers: {
@@ -5658,6 +5802,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["CannedResponseListDto"];
+                };
+            };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
                 };
             };
             /** @description Missing or invalid credentials (`Unauthenticated.`) */
@@ -5710,6 +5863,15 @@ export interface operations {
                     "application/json": components["schemas"]["CannedResponseResponseDto"];
                 };
             };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
             /** @description Missing or invalid credentials (`Unauthenticated.`) */
             401: {
                 headers: {
@@ -5758,6 +5920,15 @@ export interface operations {
                     "application/json": components["schemas"]["EnvelopeDto"];
                 };
             };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
             /** @description Missing or invalid credentials (`Unauthenticated.`) */
             401: {
                 headers: {
@@ -5785,6 +5956,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDto"];
                 };
             };
+            /** @description Validation failed; `errors` names each field. Any route: a query parameter, header or body field holding a NUL character or a lone surrogate */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorDto"];
+                };
+            };
         };
     };
     CannedResponses_update: {
@@ -5808,6 +5988,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["CannedResponseResponseDto"];
+                };
+            };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
                 };
             };
             /** @description Missing or invalid credentials (`Unauthenticated.`) */
@@ -5878,6 +6067,15 @@ export interface operations {
                     "application/json": components["schemas"]["InboxPageDto"];
                 };
             };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
             /** @description Missing or invalid credentials (`Unauthenticated.`) */
             401: {
                 headers: {
@@ -5926,6 +6124,15 @@ export interface operations {
                     "application/json": components["schemas"]["AgentConversationDetailResponseDto"];
                 };
             };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
             /** @description Missing or invalid credentials (`Unauthenticated.`) */
             401: {
                 headers: {
@@ -5953,6 +6160,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDto"];
                 };
             };
+            /** @description Validation failed; `errors` names each field. Any route: a query parameter, header or body field holding a NUL character or a lone surrogate */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorDto"];
+                };
+            };
         };
     };
     AgentConversations_assign: {
@@ -5976,6 +6192,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ConversationResponseDto"];
+                };
+            };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
                 };
             };
             /** @description Missing or invalid credentials (`Unauthenticated.`) */
@@ -6044,6 +6269,15 @@ export interface operations {
                     "application/json": components["schemas"]["ConversationClosedResponseDto"];
                 };
             };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
             /** @description Missing or invalid credentials (`Unauthenticated.`) */
             401: {
                 headers: {
@@ -6071,6 +6305,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDto"];
                 };
             };
+            /** @description Validation failed; `errors` names each field. Any route: a query parameter, header or body field holding a NUL character or a lone surrogate */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorDto"];
+                };
+            };
         };
     };
     Labels_setOnConversation: {
@@ -6094,6 +6337,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ConversationLabelsResponseDto"];
+                };
+            };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
                 };
             };
             /** @description Missing or invalid credentials (`Unauthenticated.`) */
@@ -6158,6 +6410,15 @@ export interface operations {
                     "application/json": components["schemas"]["AgentMessageListDto"];
                 };
             };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
             /** @description Missing or invalid credentials (`Unauthenticated.`) */
             401: {
                 headers: {
@@ -6217,6 +6478,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["MessageCreatedResponseDto"];
+                };
+            };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
                 };
             };
             /** @description Missing or invalid credentials (`Unauthenticated.`) */
@@ -6289,6 +6559,15 @@ export interface operations {
                     "application/json": components["schemas"]["ReadResponseDto"];
                 };
             };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
             /** @description Missing or invalid credentials (`Unauthenticated.`) */
             401: {
                 headers: {
@@ -6344,6 +6623,15 @@ export interface operations {
                     "application/json": components["schemas"]["LabelListDto"];
                 };
             };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
             /** @description Missing or invalid credentials (`Unauthenticated.`) */
             401: {
                 headers: {
@@ -6360,6 +6648,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Validation failed; `errors` names each field. Any route: a query parameter, header or body field holding a NUL character or a lone surrogate */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorDto"];
                 };
             };
         };
@@ -6383,6 +6680,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["LabelResponseDto"];
+                };
+            };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
                 };
             };
             /** @description Missing or invalid credentials (`Unauthenticated.`) */
@@ -6433,6 +6739,15 @@ export interface operations {
                     "application/json": components["schemas"]["EnvelopeDto"];
                 };
             };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
             /** @description Missing or invalid credentials (`Unauthenticated.`) */
             401: {
                 headers: {
@@ -6460,6 +6775,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDto"];
                 };
             };
+            /** @description Validation failed; `errors` names each field. Any route: a query parameter, header or body field holding a NUL character or a lone surrogate */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorDto"];
+                };
+            };
         };
     };
     Labels_update: {
@@ -6483,6 +6807,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["LabelResponseDto"];
+                };
+            };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
                 };
             };
             /** @description Missing or invalid credentials (`Unauthenticated.`) */
@@ -6540,6 +6873,15 @@ export interface operations {
                     "application/json": components["schemas"]["MeResponseDto"];
                 };
             };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
             /** @description Missing or invalid credentials (`Unauthenticated.`) */
             401: {
                 headers: {
@@ -6556,6 +6898,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Validation failed; `errors` names each field. Any route: a query parameter, header or body field holding a NUL character or a lone surrogate */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorDto"];
                 };
             };
         };
@@ -6578,6 +6929,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["AgentMessageListDto"];
+                };
+            };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
                 };
             };
             /** @description Missing or invalid credentials (`Unauthenticated.`) */
@@ -6626,6 +6986,15 @@ export interface operations {
                     "application/json": components["schemas"]["OrganizationSettingsResponseDto"];
                 };
             };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
             /** @description Missing or invalid credentials (`Unauthenticated.`) */
             401: {
                 headers: {
@@ -6642,6 +7011,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Validation failed; `errors` names each field. Any route: a query parameter, header or body field holding a NUL character or a lone surrogate */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorDto"];
                 };
             };
         };
@@ -6665,6 +7043,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["OrganizationSettingsResponseDto"];
+                };
+            };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
                 };
             };
             /** @description Missing or invalid credentials (`Unauthenticated.`) */
@@ -6715,6 +7102,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["PresenceResponseDto"];
+                };
+            };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
                 };
             };
             /** @description Missing or invalid credentials (`Unauthenticated.`) */
@@ -6770,6 +7166,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ConversationsReportResponseDto"];
+                };
+            };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
                 };
             };
             /** @description Missing or invalid credentials (`Unauthenticated.`) */
@@ -6829,6 +7234,15 @@ export interface operations {
                     "text/csv": string;
                 };
             };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
             /** @description Missing or invalid credentials (`Unauthenticated.`) */
             401: {
                 headers: {
@@ -6882,6 +7296,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["CsatReportResponseDto"];
+                };
+            };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
                 };
             };
             /** @description Missing or invalid credentials (`Unauthenticated.`) */
@@ -6941,6 +7364,15 @@ export interface operations {
                     "text/csv": string;
                 };
             };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
             /** @description Missing or invalid credentials (`Unauthenticated.`) */
             401: {
                 headers: {
@@ -6994,6 +7426,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ResponseTimesReportResponseDto"];
+                };
+            };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
                 };
             };
             /** @description Missing or invalid credentials (`Unauthenticated.`) */
@@ -7053,6 +7494,15 @@ export interface operations {
                     "text/csv": string;
                 };
             };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
             /** @description Missing or invalid credentials (`Unauthenticated.`) */
             401: {
                 headers: {
@@ -7105,6 +7555,15 @@ export interface operations {
                     "application/json": components["schemas"]["SearchPageDto"];
                 };
             };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
             /** @description Missing or invalid credentials (`Unauthenticated.`) */
             401: {
                 headers: {
@@ -7151,6 +7610,15 @@ export interface operations {
                     "application/json": components["schemas"]["SiteListResponseDto"];
                 };
             };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
             /** @description Missing or invalid credentials (`Unauthenticated.`) */
             401: {
                 headers: {
@@ -7167,6 +7635,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Validation failed; `errors` names each field. Any route: a query parameter, header or body field holding a NUL character or a lone surrogate */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorDto"];
                 };
             };
         };
@@ -7190,6 +7667,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["SiteResponseDto"];
+                };
+            };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
                 };
             };
             /** @description Missing or invalid credentials (`Unauthenticated.`) */
@@ -7240,6 +7726,15 @@ export interface operations {
                     "application/json": components["schemas"]["SiteResponseDto"];
                 };
             };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
             /** @description Missing or invalid credentials (`Unauthenticated.`) */
             401: {
                 headers: {
@@ -7267,6 +7762,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDto"];
                 };
             };
+            /** @description Validation failed; `errors` names each field. Any route: a query parameter, header or body field holding a NUL character or a lone surrogate */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorDto"];
+                };
+            };
         };
     };
     Sites_update: {
@@ -7290,6 +7794,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["SiteResponseDto"];
+                };
+            };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
                 };
             };
             /** @description Missing or invalid credentials (`Unauthenticated.`) */
@@ -7349,6 +7862,15 @@ export interface operations {
                     "application/json": components["schemas"]["DataLookupResponseDto"];
                 };
             };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
             /** @description Missing or invalid credentials (`Unauthenticated.`) */
             401: {
                 headers: {
@@ -7376,6 +7898,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDto"];
                 };
             };
+            /** @description Validation failed; `errors` names each field. Any route: a query parameter, header or body field holding a NUL character or a lone surrogate */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorDto"];
+                };
+            };
         };
     };
     DataLookup_put: {
@@ -7399,6 +7930,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["DataLookupResponseDto"];
+                };
+            };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
                 };
             };
             /** @description Missing or invalid credentials (`Unauthenticated.`) */
@@ -7458,6 +7998,15 @@ export interface operations {
                     "application/json": components["schemas"]["DataLookupTestResponseDto"];
                 };
             };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
             /** @description Missing or invalid credentials (`Unauthenticated.`) */
             401: {
                 headers: {
@@ -7513,6 +8062,15 @@ export interface operations {
                     "application/json": components["schemas"]["AgentListResponseDto"];
                 };
             };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
             /** @description Missing or invalid credentials (`Unauthenticated.`) */
             401: {
                 headers: {
@@ -7529,6 +8087,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Validation failed; `errors` names each field. Any route: a query parameter, header or body field holding a NUL character or a lone surrogate */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorDto"];
                 };
             };
         };
@@ -7552,6 +8119,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["AgentResponseDto"];
+                };
+            };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
                 };
             };
             /** @description Missing or invalid credentials (`Unauthenticated.`) */
@@ -7602,6 +8178,15 @@ export interface operations {
                     "application/json": components["schemas"]["EnvelopeDto"];
                 };
             };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
             /** @description Missing or invalid credentials (`Unauthenticated.`) */
             401: {
                 headers: {
@@ -7638,6 +8223,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDto"];
                 };
             };
+            /** @description Validation failed; `errors` names each field. Any route: a query parameter, header or body field holding a NUL character or a lone surrogate */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorDto"];
+                };
+            };
         };
     };
     Team_update: {
@@ -7661,6 +8255,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["AgentResponseDto"];
+                };
+            };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
                 };
             };
             /** @description Missing or invalid credentials (`Unauthenticated.`) */
@@ -7727,6 +8330,15 @@ export interface operations {
                     "application/json": components["schemas"]["AgentTicketPageDto"];
                 };
             };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
             /** @description Missing or invalid credentials (`Unauthenticated.`) */
             401: {
                 headers: {
@@ -7777,6 +8389,15 @@ export interface operations {
                     "application/json": components["schemas"]["AgentTicketResponseDto"];
                 };
             };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
             /** @description Missing or invalid credentials (`Unauthenticated.`) */
             401: {
                 headers: {
@@ -7825,6 +8446,15 @@ export interface operations {
                     "application/json": components["schemas"]["AgentTicketResponseDto"];
                 };
             };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
             /** @description Missing or invalid credentials (`Unauthenticated.`) */
             401: {
                 headers: {
@@ -7852,6 +8482,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDto"];
                 };
             };
+            /** @description Validation failed; `errors` names each field. Any route: a query parameter, header or body field holding a NUL character or a lone surrogate */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorDto"];
+                };
+            };
         };
     };
     AgentTickets_update: {
@@ -7875,6 +8514,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["AgentTicketResponseDto"];
+                };
+            };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
                 };
             };
             /** @description Missing or invalid credentials (`Unauthenticated.`) */
@@ -7938,6 +8586,15 @@ export interface operations {
                     "application/json": components["schemas"]["AgentTicketCommentResponseDto"];
                 };
             };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
             /** @description Missing or invalid credentials (`Unauthenticated.`) */
             401: {
                 headers: {
@@ -7993,6 +8650,15 @@ export interface operations {
                     "application/json": components["schemas"]["TrustedLoginStatusResponseDto"];
                 };
             };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
             /** @description Missing or invalid credentials (`Unauthenticated.`) */
             401: {
                 headers: {
@@ -8009,6 +8675,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Validation failed; `errors` names each field. Any route: a query parameter, header or body field holding a NUL character or a lone surrogate */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorDto"];
                 };
             };
         };
@@ -8032,6 +8707,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["TrustedLoginStatusResponseDto"];
+                };
+            };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
                 };
             };
             /** @description Missing or invalid credentials (`Unauthenticated.`) */
@@ -8080,6 +8764,15 @@ export interface operations {
                     "application/json": components["schemas"]["TrustedLoginSecretResponseDto"];
                 };
             };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
             /** @description Missing or invalid credentials (`Unauthenticated.`) */
             401: {
                 headers: {
@@ -8096,6 +8789,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Validation failed; `errors` names each field. Any route: a query parameter, header or body field holding a NUL character or a lone surrogate */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorDto"];
                 };
             };
         };
@@ -8117,6 +8819,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["VisitorPanelResponseDto"];
+                };
+            };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
                 };
             };
             /** @description Missing or invalid credentials (`Unauthenticated.`) */
@@ -8146,6 +8857,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDto"];
                 };
             };
+            /** @description Validation failed; `errors` names each field. Any route: a query parameter, header or body field holding a NUL character or a lone surrogate */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorDto"];
+                };
+            };
         };
     };
     Webhooks_list: {
@@ -8166,6 +8886,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["WebhookEndpointPageDto"];
+                };
+            };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
                 };
             };
             /** @description Missing or invalid credentials (`Unauthenticated.`) */
@@ -8216,6 +8945,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["WebhookCreatedResponseDto"];
+                };
+            };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
                 };
             };
             /** @description Missing or invalid credentials (`Unauthenticated.`) */
@@ -8275,6 +9013,15 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookEndpointResponseDto"];
                 };
             };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
             /** @description Missing or invalid credentials (`Unauthenticated.`) */
             401: {
                 headers: {
@@ -8300,6 +9047,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Validation failed; `errors` names each field. Any route: a query parameter, header or body field holding a NUL character or a lone surrogate */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorDto"];
                 };
             };
         };
@@ -8323,6 +9079,15 @@ export interface operations {
                     "application/json": components["schemas"]["EnvelopeDto"];
                 };
             };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
             /** @description Missing or invalid credentials (`Unauthenticated.`) */
             401: {
                 headers: {
@@ -8348,6 +9113,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Validation failed; `errors` names each field. Any route: a query parameter, header or body field holding a NUL character or a lone surrogate */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorDto"];
                 };
             };
         };
@@ -8373,6 +9147,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["WebhookEndpointResponseDto"];
+                };
+            };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
                 };
             };
             /** @description Missing or invalid credentials (`Unauthenticated.`) */
@@ -8435,6 +9218,15 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookDeliveryPageDto"];
                 };
             };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
             /** @description Missing or invalid credentials (`Unauthenticated.`) */
             401: {
                 headers: {
@@ -8493,6 +9285,15 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookDeliveryResponseDto"];
                 };
             };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
             /** @description Missing or invalid credentials (`Unauthenticated.`) */
             401: {
                 headers: {
@@ -8529,6 +9330,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDto"];
                 };
             };
+            /** @description Validation failed; `errors` names each field. Any route: a query parameter, header or body field holding a NUL character or a lone surrogate */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorDto"];
+                };
+            };
         };
     };
     Webhooks_test: {
@@ -8548,6 +9358,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["WebhookDeliveryResponseDto"];
+                };
+            };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
                 };
             };
             /** @description Missing or invalid credentials (`Unauthenticated.`) */
@@ -8577,6 +9396,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDto"];
                 };
             };
+            /** @description Validation failed; `errors` names each field. Any route: a query parameter, header or body field holding a NUL character or a lone surrogate */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorDto"];
+                };
+            };
         };
     };
     PublicAgents_list: {
@@ -8598,6 +9426,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["AgentPageDto"];
+                };
+            };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
                 };
             };
             /** @description Missing or invalid credentials (`Unauthenticated.`) */
@@ -8657,6 +9494,15 @@ export interface operations {
                     "application/json": components["schemas"]["AgentDetailResponseDto"];
                 };
             };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
             /** @description Missing or invalid credentials (`Unauthenticated.`) */
             401: {
                 headers: {
@@ -8682,6 +9528,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Validation failed; `errors` names each field. Any route: a query parameter, header or body field holding a NUL character or a lone surrogate */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorDto"];
                 };
             };
             /** @description Rate limit exceeded (`Too Many Attempts.`) */
@@ -8715,6 +9570,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ConversationPageDto"];
+                };
+            };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
                 };
             };
             /** @description Missing or invalid credentials (`Unauthenticated.`) */
@@ -8774,6 +9638,15 @@ export interface operations {
                     "application/json": components["schemas"]["ConversationDetailResponseDto"];
                 };
             };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
             /** @description Missing or invalid credentials (`Unauthenticated.`) */
             401: {
                 headers: {
@@ -8799,6 +9672,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Validation failed; `errors` names each field. Any route: a query parameter, header or body field holding a NUL character or a lone surrogate */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorDto"];
                 };
             };
             /** @description Rate limit exceeded (`Too Many Attempts.`) */
@@ -8836,6 +9718,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ConversationClosedResponseDto"];
+                };
+            };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
                 };
             };
             /** @description Missing or invalid credentials (`Unauthenticated.`) */
@@ -8920,6 +9811,15 @@ export interface operations {
                     "application/json": components["schemas"]["MessagePageDto"];
                 };
             };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
             /** @description Missing or invalid credentials (`Unauthenticated.`) */
             401: {
                 headers: {
@@ -8991,6 +9891,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["MessageCreatedResponseDto"];
+                };
+            };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
                 };
             };
             /** @description Missing or invalid credentials (`Unauthenticated.`) */
@@ -9074,6 +9983,15 @@ export interface operations {
                     "application/json": components["schemas"]["MeDto"];
                 };
             };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
             /** @description Missing or invalid credentials (`Unauthenticated.`) */
             401: {
                 headers: {
@@ -9081,6 +9999,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Validation failed; `errors` names each field. Any route: a query parameter, header or body field holding a NUL character or a lone surrogate */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorDto"];
                 };
             };
             /** @description Rate limit exceeded (`Too Many Attempts.`) */
@@ -9113,6 +10040,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["SitePageDto"];
+                };
+            };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
                 };
             };
             /** @description Missing or invalid credentials (`Unauthenticated.`) */
@@ -9172,6 +10108,15 @@ export interface operations {
                     "application/json": components["schemas"]["SiteDetailResponseDto"];
                 };
             };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
             /** @description Missing or invalid credentials (`Unauthenticated.`) */
             401: {
                 headers: {
@@ -9197,6 +10142,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Validation failed; `errors` names each field. Any route: a query parameter, header or body field holding a NUL character or a lone surrogate */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorDto"];
                 };
             };
             /** @description Rate limit exceeded (`Too Many Attempts.`) */
@@ -9230,6 +10184,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["TicketPageDto"];
+                };
+            };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
                 };
             };
             /** @description Missing or invalid credentials (`Unauthenticated.`) */
@@ -9292,6 +10255,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["TicketCreatedResponseDto"];
+                };
+            };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
                 };
             };
             /** @description Missing or invalid credentials (`Unauthenticated.`) */
@@ -9364,6 +10336,15 @@ export interface operations {
                     "application/json": components["schemas"]["TicketDetailResponseDto"];
                 };
             };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
             /** @description Missing or invalid credentials (`Unauthenticated.`) */
             401: {
                 headers: {
@@ -9389,6 +10370,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Validation failed; `errors` names each field. Any route: a query parameter, header or body field holding a NUL character or a lone surrogate */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorDto"];
                 };
             };
             /** @description Rate limit exceeded (`Too Many Attempts.`) */
@@ -9426,6 +10416,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["TicketStatusResponseDto"];
+                };
+            };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
                 };
             };
             /** @description Missing or invalid credentials (`Unauthenticated.`) */
@@ -9511,6 +10510,15 @@ export interface operations {
                     "application/json": components["schemas"]["VisitorPageDto"];
                 };
             };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
             /** @description Missing or invalid credentials (`Unauthenticated.`) */
             401: {
                 headers: {
@@ -9568,6 +10576,15 @@ export interface operations {
                     "application/json": components["schemas"]["VisitorDetailResponseDto"];
                 };
             };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
             /** @description Missing or invalid credentials (`Unauthenticated.`) */
             401: {
                 headers: {
@@ -9593,6 +10610,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Validation failed; `errors` names each field. Any route: a query parameter, header or body field holding a NUL character or a lone surrogate */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorDto"];
                 };
             };
             /** @description Rate limit exceeded (`Too Many Attempts.`) */
@@ -9625,6 +10651,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["TrustedLoginResponseDto"];
+                };
+            };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
                 };
             };
             /** @description Missing or invalid credentials (`Unauthenticated.`) */
@@ -9711,6 +10746,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["AccountLoginResponseDto"];
+                };
+            };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
                 };
             };
             /** @description Missing or invalid credentials (`Unauthenticated.`) */
@@ -9803,6 +10847,15 @@ export interface operations {
                     "application/json": components["schemas"]["VerifyOtpResponseDto"];
                 };
             };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
             /** @description Missing or invalid credentials (`Unauthenticated.`) */
             401: {
                 headers: {
@@ -9889,6 +10942,15 @@ export interface operations {
                     "application/json": components["schemas"]["AccountLogoutResponseDto"];
                 };
             };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
             /** @description Missing or invalid credentials (`Unauthenticated.`) */
             401: {
                 headers: {
@@ -9966,6 +11028,15 @@ export interface operations {
                     "application/json": components["schemas"]["AvailabilityResponseDto"];
                 };
             };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
             /** @description Subscription expired past the grace period */
             402: {
                 headers: {
@@ -10032,6 +11103,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["BookingResponseDto"];
+                };
+            };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
                 };
             };
             /** @description Missing or invalid credentials (`Unauthenticated.`) */
@@ -10118,6 +11198,15 @@ export interface operations {
                     "application/json": components["schemas"]["WidgetConfigResponseDto"];
                 };
             };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
             /** @description Subscription expired past the grace period */
             402: {
                 headers: {
@@ -10184,6 +11273,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["LookupPageResponseDto"];
+                };
+            };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
                 };
             };
             /** @description Missing or invalid credentials (`Unauthenticated.`) */
@@ -10281,6 +11379,15 @@ export interface operations {
                     "application/json": components["schemas"]["RowActionResponseDto"];
                 };
             };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
             /** @description Missing or invalid credentials (`Unauthenticated.`) */
             401: {
                 headers: {
@@ -10376,6 +11483,15 @@ export interface operations {
                     "application/json": components["schemas"]["ConversationEndedResponseDto"];
                 };
             };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
             /** @description Missing or invalid credentials (`Unauthenticated.`) */
             401: {
                 headers: {
@@ -10451,6 +11567,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["RecordSearchResponseDto"];
+                };
+            };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
                 };
             };
             /** @description Missing or invalid credentials (`Unauthenticated.`) */
@@ -10539,6 +11664,15 @@ export interface operations {
                     "application/json": components["schemas"]["WidgetInitResponseDto"];
                 };
             };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
             /** @description Subscription expired past the grace period */
             402: {
                 headers: {
@@ -10606,6 +11740,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ChatMessageListDto"];
+                };
+            };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
                 };
             };
             /** @description Missing or invalid credentials (`Unauthenticated.`) */
@@ -10685,6 +11828,15 @@ export interface operations {
                     "application/json": components["schemas"]["WidgetMessageCreatedResponseDto"];
                 };
             };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
             /** @description Missing or invalid credentials (`Unauthenticated.`) */
             401: {
                 headers: {
@@ -10762,6 +11914,15 @@ export interface operations {
                     "application/json": components["schemas"]["VisitorProfileResponseDto"];
                 };
             };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
             /** @description Missing or invalid credentials (`Unauthenticated.`) */
             401: {
                 headers: {
@@ -10837,6 +11998,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ReviewResponseDto"];
+                };
+            };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
                 };
             };
             /** @description Missing or invalid credentials (`Unauthenticated.`) */
@@ -10925,6 +12095,15 @@ export interface operations {
                     "application/json": components["schemas"]["WidgetTicketResponseDto"];
                 };
             };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
             /** @description Missing or invalid credentials (`Unauthenticated.`) */
             401: {
                 headers: {
@@ -10998,6 +12177,24 @@ export interface operations {
                     "application/json": components["schemas"]["LiveDto"];
                 };
             };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Validation failed; `errors` names each field. Any route: a query parameter, header or body field holding a NUL character or a lone surrogate */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorDto"];
+                };
+            };
         };
     };
     Health_ready: {
@@ -11015,6 +12212,24 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ReadyDto"];
+                };
+            };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Validation failed; `errors` names each field. Any route: a query parameter, header or body field holding a NUL character or a lone surrogate */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorDto"];
                 };
             };
             /** @description The database or the queue is down */
@@ -11043,6 +12258,24 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["StatusDto"];
+                };
+            };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Validation failed; `errors` names each field. Any route: a query parameter, header or body field holding a NUL character or a lone surrogate */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorDto"];
                 };
             };
         };
