@@ -17,6 +17,7 @@ import { LabelsModule } from './modules/labels/labels.module';
 import { ReportsModule } from './modules/reports/reports.module';
 import { SearchModule } from './modules/search/search.module';
 import { VisitorPanelModule } from './modules/visitor-panel/visitor-panel.module';
+import { AttachmentsModule } from './modules/attachments/attachments.module';
 import { AppointmentsModule } from './modules/appointments/appointments.module';
 import { AuthModule } from './modules/auth/auth.module';
 import { ConversationsModule } from './modules/conversations/conversations.module';
@@ -57,6 +58,7 @@ export class AppModule {
         DocsModule,
         AuthModule,
         RealtimeModule,
+        AttachmentsModule,
         ConversationsModule.forRoot({ workers }),
         VisitorsModule,
         WidgetModule,

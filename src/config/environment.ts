@@ -251,6 +251,12 @@ export class Environment {
   @Transform(emptyToUndefined)
   @Matches(/^\d+(b|kb|mb)$/i, { message: 'must be a size such as 100kb or 1mb' })
   BODY_LIMIT = '1mb';
+
+  /** Largest accepted attachment upload, in bytes (larger is a 413). */
+  @Transform(toInteger)
+  @IsInt()
+  @Min(1)
+  ATTACHMENT_MAX_BYTES = 10 * 1024 * 1024;
 }
 
 export class EnvironmentError extends Error {

@@ -509,6 +509,8 @@ describe('identity: agents, organizations, team, sites, API keys', () => {
       'get /status.json',
       'post /api/agent/auth/register',
       'post /api/agent/auth/login',
+      // The unguessable token in the path is the credential (an `<img src>` sends no header).
+      'get /api/attachments/{token}',
     ];
     for (const [path, item] of Object.entries(
       doc.body.paths as Record<string, Record<string, { security?: unknown[] }>>,

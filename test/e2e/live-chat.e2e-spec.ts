@@ -287,8 +287,8 @@ describe('live chat: widget, inbox and real time', () => {
       },
     ]);
     expect((await of('message.received')).map((e) => e.message)).toEqual([
-      { id: sent.body.id, body: 'Where is my order?', type: 'text' },
-      { id: viaSocket.data.id, body: 'Thanks!', type: 'text' },
+      { id: sent.body.id, body: 'Where is my order?', type: 'text', attachments: [] },
+      { id: viaSocket.data.id, body: 'Thanks!', type: 'text', attachments: [] },
     ]);
     expect(await of('message.sent')).toHaveLength(1);
     expect(await of('chat.closed')).toEqual([

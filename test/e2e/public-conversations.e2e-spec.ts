@@ -114,6 +114,7 @@ describe('public API: conversations and messages', () => {
       sender_id: org.user.id,
       created_at: expect.any(String),
       attachments: [],
+      private: false,
     });
   });
 
@@ -150,6 +151,7 @@ describe('public API: conversations and messages', () => {
       sender_id: org.user.id,
       created_at: expect.any(String),
       attachments: [],
+      private: false,
     };
     expect(res.body.data).toEqual(expected);
     expect(res.body).toMatchObject({
@@ -166,7 +168,13 @@ describe('public API: conversations and messages', () => {
       organization_id: org.organization.id,
       conversation_id: c.id,
       site_id: org.site.id,
-      message: { id: res.body.id, body: 'On it!', type: 'text', sender_id: org.user.id },
+      message: {
+        id: res.body.id,
+        body: 'On it!',
+        type: 'text',
+        sender_id: org.user.id,
+        attachments: [],
+      },
     });
   });
 

@@ -169,13 +169,19 @@ describe('outgoing webhooks', () => {
       organization_id: org.organization.id,
       conversation_id: session.conversation_id,
       site_id: org.site.id,
-      message: { id: visitorMessage.body.id, body: 'Hello', type: 'text' },
+      message: { id: visitorMessage.body.id, body: 'Hello', type: 'text', attachments: [] },
     });
     expect(data('message.sent')).toEqual({
       organization_id: org.organization.id,
       conversation_id: session.conversation_id,
       site_id: org.site.id,
-      message: { id: agentMessage.body.id, body: 'Hi there', type: 'text', sender_id: org.user.id },
+      message: {
+        id: agentMessage.body.id,
+        body: 'Hi there',
+        type: 'text',
+        sender_id: org.user.id,
+        attachments: [],
+      },
     });
     expect(data('conversation.started')).toMatchObject({
       conversation: { id: session.conversation_id, site_id: org.site.id, status: 'waiting' },

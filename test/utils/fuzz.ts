@@ -31,6 +31,7 @@ interface OperationObject {
   security?: Record<string, string[]>[];
   parameters?: Parameter[];
   requestBody?: { content: Record<string, { schema?: Schema } | undefined> };
+  responses?: Record<string, { content?: Record<string, unknown> } | undefined>;
 }
 
 export interface FuzzDocument {
@@ -62,6 +63,8 @@ export interface Probe {
   headers: Record<string, string>;
   /** The raw JSON text sent, if any. */
   body?: string;
+  /** Content types other than JSON the operation documents for a success (a CSV, a file). */
+  rawSuccessTypes?: string[];
 }
 
 const LONG = 'x'.repeat(70_000);
@@ -319,6 +322,10 @@ export async function buildPlan(
     baseBody.visitor_uid = credentials.visitorUid;
   }
   const hasBody = operation.object.requestBody !== undefined || Object.keys(auth.body).length > 0;
+  const rawSuccessTypes = Object.entries(operation.object.responses ?? {})
+    .filter(([status]) => status.startsWith('2'))
+    .flatMap(([, response]) => Object.keys(response?.content ?? {}))
+    .filter((type) => type !== 'application/json');
 
   const probe = (
     options: {
@@ -337,6 +344,7 @@ export async function buildPlan(
       url: `${options.path ?? pathWith()}${query ? `?${query}` : ''}`,
       headers,
       body,
+      ...(rawSuccessTypes.length > 0 ? { rawSuccessTypes } : {}),
     };
   };
 
@@ -458,6 +466,10 @@ export async function send(baseUrl: string, probe: Probe): Promise<string | unde
   }
   if (status >= 500) return describe(`${status} ${excerpt(text, 300)}`);
   if (status === 204) return undefined;
+  // A success the document says is not JSON (a CSV export, a file) is not enveloped.
+  if (status < 300 && probe.rawSuccessTypes?.some((type) => contentType.startsWith(type))) {
+    return undefined;
+  }
   if (!contentType.includes('application/json')) {
     return describe(`${status} without a JSON envelope (${contentType}): ${excerpt(text, 200)}`);
   }

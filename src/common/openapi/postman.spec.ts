@@ -25,6 +25,24 @@ const document = {
         responses: {},
       },
     },
+    '/api/v1/attachments': {
+      post: {
+        summary: 'Upload a file',
+        tags: ['attachments'],
+        security: [{ api_key: [] }],
+        requestBody: {
+          content: {
+            'multipart/form-data': {
+              schema: {
+                type: 'object',
+                properties: { file: { type: 'string', format: 'binary' } },
+              },
+            },
+          },
+        },
+        responses: {},
+      },
+    },
   },
   components: {
     schemas: {
@@ -48,7 +66,7 @@ describe('toPostmanCollection', () => {
   });
 
   it('turns each operation into a request in its tag folder, path parameters as :name', () => {
-    expect(collection.item).toHaveLength(1);
+    expect(collection.item).toHaveLength(2);
     const [get, post] = collection.item[0].item;
     expect([get.request.method, post.request.method]).toEqual(['GET', 'POST']);
     expect(post.request.url.raw).toBe('{{baseUrl}}/api/v1/conversations/:conversation/messages');
@@ -57,7 +75,12 @@ describe('toPostmanCollection', () => {
 
   it('fills bodies from schema examples and sends the API key where the route needs one', () => {
     const [get, post] = collection.item[0].item;
-    expect(JSON.parse(post.request.body!.raw)).toEqual({ body: 'Hello', agent_user_id: 1 });
+    const body = post.request.body;
+    expect(body?.mode).toBe('raw');
+    expect(JSON.parse(body?.mode === 'raw' ? body.raw : '')).toEqual({
+      body: 'Hello',
+      agent_user_id: 1,
+    });
     expect(post.request.header).toContainEqual({
       key: 'Authorization',
       value: 'Bearer {{apiKey}}',
@@ -65,5 +88,13 @@ describe('toPostmanCollection', () => {
     expect(get.request.header).not.toContainEqual(
       expect.objectContaining({ key: 'Authorization' }),
     );
+  });
+
+  it('gives an upload a form body with a file part', () => {
+    const [upload] = collection.item[1].item;
+    expect(upload.request.body).toEqual({
+      mode: 'formdata',
+      formdata: [{ key: 'file', type: 'file', src: '' }],
+    });
   });
 });

@@ -22,7 +22,9 @@ interface PostmanItem {
       path: string[];
       query?: { key: string; value: string; disabled: boolean }[];
     };
-    body?: { mode: 'raw'; raw: string; options: { raw: { language: 'json' } } };
+    body?:
+      | { mode: 'raw'; raw: string; options: { raw: { language: 'json' } } }
+      | { mode: 'formdata'; formdata: { key: string; type: 'file'; src: string }[] };
     description?: string;
   };
 }
@@ -85,6 +87,14 @@ export function toPostmanCollection(document: OpenAPIObject, baseUrl: string) {
           mode: 'raw',
           raw: JSON.stringify(exampleOf(schema, document), null, 2),
           options: { raw: { language: 'json' } },
+        };
+      }
+      // Uploads: one file part per binary property (the client picks the file).
+      const form = operation.requestBody?.content?.['multipart/form-data']?.schema;
+      if (!schema && form?.properties) {
+        item.request.body = {
+          mode: 'formdata',
+          formdata: Object.keys(form.properties).map((key) => ({ key, type: 'file', src: '' })),
         };
       }
       const tag = operation.tags?.[0] ?? 'default';

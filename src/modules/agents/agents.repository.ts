@@ -163,4 +163,16 @@ export class AgentsRepository {
     );
     return rows[0];
   }
+
+  /** Whether any member of the organization is `online` now (the widget's offline mode). */
+  async anyOnline(organizationId: string): Promise<boolean> {
+    const rows = await sql<{ online: boolean }>(
+      this.dataSource,
+      `SELECT EXISTS (
+         SELECT 1 FROM users WHERE organization_id = $1 AND status = 'online' AND removed_at IS NULL
+       ) AS online`,
+      [organizationId],
+    );
+    return rows[0]?.online === true;
+  }
 }

@@ -183,7 +183,11 @@ export class AgentsService {
     this.realtime.disconnectAgent(userId);
   }
 
-  /** Presence (`online`, `away`, `offline`) with `last_seen_at`; also set by the agent socket. */
+  /**
+   * Presence (`online`, `away`, `offline`) with `last_seen_at`; also set by the agent socket.
+   * When the agent goes online or stops being online, the organization's widgets hear whether
+   * anyone is still online (`agents.availability`), read after the change committed.
+   */
   async setPresence(organizationId: string, userId: string, status: 'online' | 'away' | 'offline') {
     const presence = await this.dataSource.transaction(async (manager) => {
       const row = await this.agents.setPresence(organizationId, userId, status, manager);
@@ -198,6 +202,16 @@ export class AgentsService {
       return row;
     });
     if (!presence) throw AppError.notFound();
+    if ((presence.previous === 'online') !== (status === 'online')) {
+      this.realtime.toOrganizationWidgets(organizationId, 'agents.availability', {
+        agents_online: await this.agents.anyOnline(organizationId),
+      });
+    }
     return presence;
+  }
+
+  /** Whether any agent of the organization is online now. */
+  anyOnline(organizationId: string): Promise<boolean> {
+    return this.agents.anyOnline(organizationId);
   }
 }

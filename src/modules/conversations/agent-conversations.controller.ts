@@ -135,6 +135,8 @@ export class AgentConversationsController {
   @ApiIdParam('conversation')
   @ApiOperation({
     summary: 'Reply as the logged-in agent (a waiting or missed chat becomes active)',
+    description:
+      'With `private: true` the message is a private note: shown to agents only (the inbox, the agent socket and the public API, marked `private`), never to the visitor; it emits no `message.sent`, changes neither the status nor the first response, and may be added to a closed conversation. `attachment_ids` are files the caller uploaded with `POST /api/agent/attachments`.',
   })
   @ApiCreatedResponse({ type: MessageCreatedResponseDto })
   @ApiErrors(404, 409, 422)
@@ -144,7 +146,14 @@ export class AgentConversationsController {
     @IdParam('conversation') id: string,
     @Body() body: AgentReplyDto,
   ) {
-    const message = toMessageDto(await this.conversations.reply(actor(agent), id, body.body));
+    const message = toMessageDto(
+      await this.conversations.reply(actor(agent), id, {
+        body: body.body,
+        attachmentIds: body.attachment_ids,
+        uploader: { type: 'agent', id: agent.userId },
+        private: body.private,
+      }),
+    );
     return { data: message, ...message };
   }
 

@@ -12,7 +12,7 @@ import {
 } from 'class-validator';
 import { PageMetaDto, QueryBoolean, QueryInt } from '../../common/http/pagination';
 import { EnvelopeDto } from '../../common/openapi/envelope.dto';
-import { ChatMessageDto } from '../messages/messages.dto';
+import { ChatMessageDto, MessageContentDto } from '../messages/messages.dto';
 import {
   ConversationDetailDto,
   ConversationDto,
@@ -83,12 +83,15 @@ export class ConversationMessagesQueryDto extends AfterQueryDto {
   before_id?: number;
 }
 
-export class AgentReplyDto {
-  @ApiProperty({ example: 'Thanks for waiting, I am looking into it.', maxLength: 5000 })
-  @IsString()
-  @IsNotEmpty()
-  @MaxLength(5000)
-  body!: string;
+export class AgentReplyDto extends MessageContentDto {
+  @ApiPropertyOptional({
+    default: false,
+    description:
+      'A private note: seen by agents only, never by the visitor, no `message.sent`, no status change',
+  })
+  @IsOptional()
+  @IsBoolean()
+  private?: boolean;
 }
 
 export class AssignDto {

@@ -1,8 +1,9 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsIn, IsInt, IsNotEmpty, IsOptional, IsString, MaxLength, Min } from 'class-validator';
+import { IsIn, IsInt, IsOptional, Min } from 'class-validator';
 import { PageMetaDto, PageQueryDto, QueryInt } from '../../common/http/pagination';
 import { EnvelopeDto } from '../../common/openapi/envelope.dto';
-import { MessageDto, toMessageDto } from '../messages/messages.dto';
+import { AttachmentDto } from '../attachments/attachments.dto';
+import { MessageContentDto, MessageDto, toMessageDto } from '../messages/messages.dto';
 import type { MessageRow } from '../messages/messages.repository';
 import {
   CONVERSATION_STATUSES,
@@ -24,13 +25,7 @@ export class ConversationQueryDto extends PageQueryDto {
   site_id?: number;
 }
 
-export class SendMessageDto {
-  @ApiProperty({ example: 'Thanks for waiting, I am looking into it.', maxLength: 5000 })
-  @IsString()
-  @IsNotEmpty()
-  @MaxLength(5000)
-  body!: string;
-
+export class SendMessageDto extends MessageContentDto {
   @ApiPropertyOptional({
     description: 'Agent user sending the reply; defaults to the user who created the key',
   })
@@ -119,8 +114,8 @@ export class MessageCreatedResponseDto extends EnvelopeDto {
   @ApiProperty({ enum: ['agent'] }) sender_type!: string;
   @ApiProperty() sender_id!: number;
   @ApiProperty({ format: 'date-time' }) created_at!: string;
-  @ApiProperty({ type: 'array', items: { type: 'object', additionalProperties: true } })
-  attachments!: unknown[];
+  @ApiProperty({ type: [AttachmentDto] }) attachments!: AttachmentDto[];
+  @ApiProperty({ description: 'A private note (agents only)' }) private!: boolean;
 }
 
 class ClosedConversationDto {

@@ -273,7 +273,8 @@ export class ConversationsRepository {
     const rows = await sql<{ position: string }>(
       this.dataSource,
       `UPDATE conversations SET ${column} = GREATEST(coalesce(${column}, 0), LEAST($3::bigint,
-         (SELECT coalesce(max(id), 0) FROM messages WHERE conversation_id = $2)))
+         (SELECT coalesce(max(id), 0) FROM messages WHERE conversation_id = $2
+          ${reader === 'visitor' ? 'AND NOT private' : ''})))
        WHERE organization_id = $1 AND id = $2 AND started_at IS NOT NULL
        RETURNING ${column} AS position`,
       [organizationId, conversationId, messageId],

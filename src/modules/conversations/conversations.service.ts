@@ -3,6 +3,7 @@ import { DataSource, type EntityManager } from 'typeorm';
 import { AppError } from '../../common/errors/app-error';
 import type { UserRow } from '../agents/agents.repository';
 import { AgentsService } from '../agents/agents.service';
+import type { Uploader } from '../attachments/attachments.service';
 import { MessagesService } from '../messages/messages.service';
 import type { MessageRow } from '../messages/messages.repository';
 import { OutboxService } from '../outbox/outbox.service';
@@ -15,6 +16,15 @@ import {
   type ConversationRow,
   ConversationsRepository,
 } from './conversations.repository';
+
+/** What an agent sends: text and/or attachments the uploader holds, as a reply or a private note. */
+export interface ReplyContent {
+  body?: string;
+  attachmentIds?: number[];
+  /** Who uploaded the attachments (the agent, or the API key for the public API). */
+  uploader: Uploader;
+  private?: boolean;
+}
 
 /** Who performs a write: an agent resolved from `agent_user_id` or the API key's creator. */
 export interface Actor {
@@ -63,20 +73,31 @@ export class ConversationsService {
     return this.messages.page(organizationId, conversationId, page);
   }
 
-  /** An agent's reply: stored, the chat becomes active, `message.sent` is emitted, all at once. */
-  async reply(actor: Actor, conversationId: string, body: string) {
+  /**
+   * An agent's reply: stored, the chat becomes active, `message.sent` is emitted, all at once.
+   * A private note (`content.private`) is only stored and shown to the organization's agents: no
+   * event, no status or first-response change, never pushed to the visitor; closed chats take
+   * notes too.
+   */
+  async reply(actor: Actor, conversationId: string, content: ReplyContent) {
+    const note = content.private === true;
     const { message, conversation, wasWaiting } = await this.asAgent(
       actor,
       conversationId,
       async (manager, conversation, agent) => {
-        if (conversation.status === 'closed')
+        if (conversation.status === 'closed' && !note)
           throw AppError.conflict('The conversation is closed.');
         const message = await this.messages.create(manager, actor.organizationId, {
           conversationId,
           senderType: 'agent',
           senderId: agent.id,
-          body,
+          body: content.body ?? '',
+          private: note,
+          attachments: content.attachmentIds?.length
+            ? { uploader: content.uploader, ids: content.attachmentIds }
+            : undefined,
         });
+        if (note) return { message, conversation, wasWaiting: false };
         await this.outbox.publish(manager, {
           type: 'message.sent',
           organizationId: actor.organizationId,
@@ -89,6 +110,7 @@ export class ConversationsService {
               body: message.body,
               type: message.type,
               sender_id: Number(agent.id),
+              attachments: message.attachments,
             },
           },
         });
@@ -102,6 +124,10 @@ export class ConversationsService {
         return { message, conversation: after, wasWaiting: conversation.status === 'waiting' };
       },
     );
+    if (note) {
+      this.realtime.toOrganization(actor.organizationId, 'message.created', messagePush(message));
+      return message;
+    }
     // Only a waiting chat has a timer to stop (an active one's was stopped by its first answer).
     if (wasWaiting) await this.missedChats.cancel(conversationId);
     const push = this.pushTarget(actor.organizationId, conversation);

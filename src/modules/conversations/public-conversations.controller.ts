@@ -69,7 +69,10 @@ export class PublicConversationsController {
   @Get(':conversation/messages')
   @ApiKey('conversations:read')
   @ApiIdParam('conversation')
-  @ApiOperation({ summary: "A conversation's messages, newest first" })
+  @ApiOperation({
+    summary: "A conversation's messages, newest first",
+    description: "Agents' private notes are included, marked `private: true`.",
+  })
   @ApiOkResponse({ type: MessagePageDto })
   @ApiErrors(404, 422)
   async messages(
@@ -87,7 +90,11 @@ export class PublicConversationsController {
   @Idempotent()
   @ApiKey('conversations:write')
   @ApiIdParam('conversation')
-  @ApiOperation({ summary: 'Send an agent reply into the conversation' })
+  @ApiOperation({
+    summary: 'Send an agent reply into the conversation',
+    description:
+      '`attachment_ids` are files this API key uploaded with `POST /api/v1/attachments`; with attachments the body may be empty.',
+  })
   @ApiCreatedResponse({ type: MessageCreatedResponseDto })
   @ApiErrors(404, 409, 422)
   @ResponseMessage('Message sent.')
@@ -104,7 +111,11 @@ export class PublicConversationsController {
           keyCreatorId: key.createdByUserId,
         },
         id,
-        body.body,
+        {
+          body: body.body,
+          attachmentIds: body.attachment_ids,
+          uploader: { type: 'api_key', id: key.id },
+        },
       ),
     );
     return { data: message, ...message };

@@ -48,13 +48,13 @@ export class VisitorChatService {
   }
 
   /**
-   * A visitor message. The first one starts the open conversation (`conversation.started`); after
+   * A visitor message (text and/or attachments the visitor uploaded). The first one starts the open conversation (`conversation.started`); after
    * a close the visitor's next message opens a new conversation (DESIGN section 5). At most
    * VISITOR_MESSAGE_LIMIT_PER_MINUTE per visitor, over HTTP and the socket together (429).
    */
   async send(
     visitor: VisitorPrincipal,
-    body: string,
+    content: { body?: string; attachmentIds?: number[] },
   ): Promise<{ conversationId: string; message: MessageRow }> {
     await rateLimited(
       this.limits,
@@ -101,7 +101,10 @@ export class VisitorChatService {
         conversationId: open.id,
         senderType: 'visitor',
         senderId: null,
-        body,
+        body: content.body ?? '',
+        attachments: content.attachmentIds?.length
+          ? { uploader: { type: 'visitor', id: visitor.visitorId }, ids: content.attachmentIds }
+          : undefined,
       });
       await this.outbox.publish(manager, {
         type: 'message.received',
@@ -110,7 +113,12 @@ export class VisitorChatService {
           organization_id: Number(organizationId),
           conversation_id: Number(open.id),
           site_id: Number(open.site_id),
-          message: { id: Number(message.id), body: message.body, type: message.type },
+          message: {
+            id: Number(message.id),
+            body: message.body,
+            type: message.type,
+            attachments: message.attachments,
+          },
         },
       });
       return { conversationId: open.id, message, started, status: open.status };
@@ -189,6 +197,11 @@ export class VisitorChatService {
       afterId,
       CATCH_UP_LIMIT,
     );
+  }
+
+  /** Agent and bot messages the visitor has not read yet (past its read position). */
+  unread(visitor: VisitorPrincipal): Promise<number> {
+    return this.messages.unreadForVisitor(visitor.organizationId, visitor.visitorId);
   }
 
   /**

@@ -1,4 +1,17 @@
-import { ApiProperty } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import {
+  ArrayMaxSize,
+  IsArray,
+  IsInt,
+  IsOptional,
+  IsString,
+  MaxLength,
+  Min,
+  ValidateBy,
+  ValidateIf,
+} from 'class-validator';
+import { AttachmentDto } from '../attachments/attachments.dto';
+import { MAX_ATTACHMENTS_PER_MESSAGE } from '../attachments/attachments.service';
 import type { MessageRow } from './messages.repository';
 
 export class MessageDto {
@@ -9,12 +22,12 @@ export class MessageDto {
   @ApiProperty({ type: Number, nullable: true, description: 'The agent user on agent messages' })
   sender_id!: number | null;
   @ApiProperty({ format: 'date-time' }) created_at!: string;
+  @ApiProperty({ type: [AttachmentDto] })
+  attachments!: AttachmentDto[];
   @ApiProperty({
-    type: 'array',
-    items: { type: 'object', additionalProperties: true },
-    example: [],
+    description: 'A private note: agents only, never shown to the visitor (always false there)',
   })
-  attachments!: unknown[];
+  private!: boolean;
 }
 
 /** A message with its conversation: live pushes and catch-up lists span conversations. */
@@ -31,5 +44,48 @@ export function toMessageDto(message: MessageRow): MessageDto {
     sender_id: message.sender_id === null ? null : Number(message.sender_id),
     created_at: new Date(message.created_at).toISOString(),
     attachments: message.attachments,
+    private: message.private,
   };
+}
+
+const hasAttachments = (dto: MessageContentDto) => (dto.attachment_ids?.length ?? 0) > 0;
+
+/** A message needs a body unless it carries attachments (then the body may be empty). */
+const BodyUnlessAttachments = () =>
+  ValidateBy({
+    name: 'bodyUnlessAttachments',
+    validator: {
+      validate: (value: unknown, args) =>
+        hasAttachments(args?.object as MessageContentDto) ||
+        (typeof value === 'string' && value.length > 0),
+      defaultMessage: () => 'The body field is required unless attachment_ids are given.',
+    },
+  });
+
+/** What a message says: its text, its attachments (uploaded before by the same sender), or both. */
+export class MessageContentDto {
+  @ApiPropertyOptional({
+    example: 'Here is the invoice you asked for.',
+    maxLength: 5000,
+    description: 'Required unless `attachment_ids` are given (then it may be empty)',
+  })
+  @ValidateIf((dto: MessageContentDto) => dto.body !== undefined || !hasAttachments(dto))
+  @BodyUnlessAttachments()
+  @IsString()
+  @MaxLength(5000)
+  body?: string;
+
+  @ApiPropertyOptional({
+    type: [Number],
+    maxItems: MAX_ATTACHMENTS_PER_MESSAGE,
+    example: [12],
+    description:
+      'Attachments the sender uploaded and has not sent yet (their `id` from the upload answer)',
+  })
+  @IsOptional()
+  @IsArray()
+  @ArrayMaxSize(MAX_ATTACHMENTS_PER_MESSAGE)
+  @IsInt({ each: true })
+  @Min(1, { each: true })
+  attachment_ids?: number[];
 }

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
 import { pageOf, sql } from '../../database/sql';
+import type { AttachmentDto } from '../attachments/attachments.dto';
 
 export type SenderType = 'visitor' | 'agent' | 'bot' | 'system';
 
@@ -11,11 +12,13 @@ export interface MessageRow {
   sender_id: string | null;
   body: string;
   type: string;
-  attachments: unknown[];
+  attachments: AttachmentDto[];
+  private: boolean;
   created_at: Date;
 }
 
-const COLUMNS = 'id, conversation_id, sender_type, sender_id, body, type, attachments, created_at';
+const COLUMNS =
+  'id, conversation_id, sender_type, sender_id, body, type, attachments, private, created_at';
 
 @Injectable()
 export class MessagesRepository {
@@ -30,12 +33,15 @@ export class MessagesRepository {
       senderId: string | null;
       body: string;
       type?: string;
+      attachments?: AttachmentDto[];
+      private?: boolean;
     },
   ): Promise<MessageRow> {
     const rows = await sql<MessageRow>(
       manager,
-      `INSERT INTO messages (organization_id, conversation_id, sender_type, sender_id, body, type)
-       VALUES ($1, $2, $3, $4, $5, $6) RETURNING ${COLUMNS}`,
+      `INSERT INTO messages
+         (organization_id, conversation_id, sender_type, sender_id, body, type, attachments, private)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING ${COLUMNS}`,
       [
         organizationId,
         message.conversationId,
@@ -43,6 +49,8 @@ export class MessagesRepository {
         message.senderId,
         message.body,
         message.type ?? 'text',
+        JSON.stringify(message.attachments ?? []),
+        message.private ?? false,
       ],
     );
     return rows[0];
@@ -74,7 +82,8 @@ export class MessagesRepository {
 
   /**
    * Messages after `afterId`, oldest first, at most `limit`: of one conversation, of one
-   * visitor's conversations, or of the whole organization (an agent catching up).
+   * visitor's conversations (never a private note), or of the whole organization (an agent
+   * catching up).
    */
   after(
     organizationId: string,
@@ -90,6 +99,7 @@ export class MessagesRepository {
       `SELECT ${columns} FROM messages m
        ${scope.visitorId ? 'JOIN conversations c ON c.id = m.conversation_id AND c.visitor_id = $5' : ''}
        WHERE m.organization_id = $1 AND ($2::bigint IS NULL OR m.conversation_id = $2) AND m.id > $3
+         ${scope.visitorId ? 'AND NOT m.private' : ''}
        ORDER BY m.id LIMIT $4`,
       [
         organizationId,
@@ -118,5 +128,22 @@ export class MessagesRepository {
       [conversationId, organizationId, beforeId, limit],
     );
     return rows.reverse();
+  }
+
+  /**
+   * How many agent and bot messages (never a private note) of the visitor's conversations lie
+   * past the visitor's read position in each: the widget's unread badge.
+   */
+  async unreadForVisitor(organizationId: string, visitorId: string): Promise<number> {
+    const rows = await sql<{ unread: number }>(
+      this.dataSource,
+      `SELECT count(*)::integer AS unread FROM messages m
+       JOIN conversations c ON c.id = m.conversation_id
+       WHERE c.organization_id = $1 AND c.visitor_id = $2 AND m.organization_id = $1
+         AND m.sender_type IN ('agent', 'bot') AND NOT m.private
+         AND m.id > coalesce(c.visitor_read_message_id, 0)`,
+      [organizationId, visitorId],
+    );
+    return rows[0]?.unread ?? 0;
   }
 }

@@ -1,12 +1,20 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
+import { AttachmentsService, type Uploader } from '../attachments/attachments.service';
 import { type MessageRow, MessagesRepository, type SenderType } from './messages.repository';
 
 @Injectable()
 export class MessagesService {
-  constructor(private readonly messages: MessagesRepository) {}
+  constructor(
+    private readonly messages: MessagesRepository,
+    private readonly attachments: AttachmentsService,
+  ) {}
 
-  create(
+  /**
+   * Stores a message in `manager`'s transaction. Attachments named by id must be unsent uploads
+   * of `uploader` in the organization (else 422); the message carries them from then on.
+   */
+  async create(
     manager: EntityManager,
     organizationId: string,
     message: {
@@ -14,9 +22,22 @@ export class MessagesService {
       senderType: SenderType;
       senderId: string | null;
       body: string;
+      private?: boolean;
+      attachments?: { uploader: Uploader; ids: number[] };
     },
   ): Promise<MessageRow> {
-    return this.messages.insert(manager, organizationId, message);
+    const { attachments, ...fields } = message;
+    const taken = attachments
+      ? await this.attachments.take(manager, organizationId, attachments.uploader, attachments.ids)
+      : { items: [], ids: [] };
+    const row = await this.messages.insert(manager, organizationId, {
+      ...fields,
+      attachments: taken.items,
+    });
+    if (taken.ids.length > 0) {
+      await this.attachments.attach(manager, organizationId, taken.ids, row.id);
+    }
+    return row;
   }
 
   page(organizationId: string, conversationId: string, page: { perPage: number; offset: number }) {
@@ -43,5 +64,9 @@ export class MessagesService {
     limit: number,
   ): Promise<MessageRow[]> {
     return this.messages.before(organizationId, conversationId, beforeId, limit);
+  }
+
+  unreadForVisitor(organizationId: string, visitorId: string): Promise<number> {
+    return this.messages.unreadForVisitor(organizationId, visitorId);
   }
 }

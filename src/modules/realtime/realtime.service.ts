@@ -7,6 +7,8 @@ export const rooms = {
   organization: (organizationId: string | number) => `organization:${organizationId}`,
   agent: (userId: string | number) => `agent:${userId}`,
   session: (sessionId: string | number) => `session:${sessionId}`,
+  /** Every widget socket of the organization's sites (`/widget`): agent availability. */
+  widgets: (organizationId: string | number) => `widgets:${organizationId}`,
 };
 
 /** What the two sides of a chat hear about a conversation. */
@@ -37,6 +39,11 @@ export class RealtimeService {
 
   toOrganization(organizationId: string, event: string, data: unknown): void {
     this.namespaces.agent?.to(rooms.organization(organizationId)).emit(event, data);
+  }
+
+  /** An event every connected widget of the organization hears. */
+  toOrganizationWidgets(organizationId: string, event: string, data: unknown): void {
+    this.namespaces.widget?.to(rooms.widgets(organizationId)).emit(event, data);
   }
 
   /** An event both sides of the conversation see. */

@@ -67,3 +67,37 @@ export function handshakeToken(handshake: {
   const match = typeof header === 'string' ? /^Bearer\s+(\S+)\s*$/i.exec(header) : null;
   return match?.[1];
 }
+
+/**
+ * A socket message's content, as the HTTP route takes it: `body` (at most `maxLength`), and
+ * `attachment_ids` (at most `maxAttachments` ids); the body may be empty only with attachments.
+ */
+export function messageContent(
+  payload: unknown,
+  maxLength: number,
+  maxAttachments: number,
+): { body: string; attachmentIds?: number[] } {
+  const fields = payload && typeof payload === 'object' ? (payload as Record<string, unknown>) : {};
+  const ids = fields.attachment_ids;
+  if (ids === undefined || (Array.isArray(ids) && ids.length === 0)) {
+    return { body: textField(payload, 'body', maxLength) };
+  }
+  if (
+    !Array.isArray(ids) ||
+    ids.length > maxAttachments ||
+    !ids.every((id) => typeof id === 'number' && Number.isSafeInteger(id) && id >= 1)
+  ) {
+    throw AppError.invalid(
+      'attachment_ids',
+      `The attachment_ids field must be a list of at most ${maxAttachments} attachment ids.`,
+    );
+  }
+  const body = fields.body ?? '';
+  if (typeof body !== 'string' || body.length > maxLength) {
+    throw AppError.invalid(
+      'body',
+      `The body field must be a string of at most ${maxLength} characters.`,
+    );
+  }
+  return { body, attachmentIds: ids as number[] };
+}

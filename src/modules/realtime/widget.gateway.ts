@@ -15,13 +15,15 @@ import { originAllowed, sameOrigin } from '../sites/allowed-origins';
 import { OrganizationsService } from '../organizations/organizations.service';
 import { SitesService } from '../sites/sites.service';
 import { rooms, RealtimeService } from './realtime.service';
-import { answer, booleanField, handshakeToken, idField, textField } from './socket-answers';
+import { MAX_ATTACHMENTS_PER_MESSAGE } from '../attachments/attachments.service';
+import { answer, booleanField, handshakeToken, idField, messageContent } from './socket-answers';
 import { guardSocket } from './socket-guard';
 import { AppConfig } from '../../config/app-config';
 
 /**
  * `/widget`: a visitor's live channel, authenticated by the session token from `init` (in
- * `auth.token`). The server pushes `message.created`, `conversation.updated`, `typing` and `read`;
+ * `auth.token`). The server pushes `message.created`, `conversation.updated`, `typing`, `read` and
+ * `agents.availability` (`agents_online`, when it changes);
  * the widget sends `message`, `typing`, `read` and `sync` (everything after the last id it saw).
  */
 @WebSocketGateway({ namespace: '/widget', cors: { origin: true } })
@@ -75,7 +77,7 @@ export class WidgetGateway implements OnGatewayInit {
       allowedDomains: site.allowed_domains,
     };
     (socket.data as { visitor?: VisitorPrincipal }).visitor = visitor;
-    await socket.join(rooms.visitor(session.visitorId));
+    await socket.join([rooms.visitor(session.visitorId), rooms.widgets(session.organizationId)]);
     // The token is the whole session (no server state): it ends when the token lapses, and is
     // refused once its site is switched off.
     const expiresAt = session.expiresAt;
@@ -103,7 +105,10 @@ export class WidgetGateway implements OnGatewayInit {
   @SubscribeMessage('message')
   message(@ConnectedSocket() socket: Socket, @MessageBody() payload: unknown) {
     return answer(async () => {
-      const { message } = await this.chat.send(visitorOf(socket), textField(payload, 'body', 5000));
+      const { message } = await this.chat.send(
+        visitorOf(socket),
+        messageContent(payload, 5000, MAX_ATTACHMENTS_PER_MESSAGE),
+      );
       return { data: messagePush(message) };
     });
   }

@@ -1,5 +1,5 @@
 import { Controller, Get, Query, StreamableFile } from '@nestjs/common';
-import { ApiOkResponse, ApiOperation, ApiProduces, ApiTags } from '@nestjs/swagger';
+import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Agent, CurrentAgent } from '../../common/auth/auth.decorators';
 import type { AgentPrincipal } from '../../common/auth/auth.types';
 import { ApiErrors } from '../../common/openapi/api-errors.decorator';
@@ -45,7 +45,6 @@ export class ReportsController {
 
   @Get('conversations.csv')
   @ApiOperation({ summary: 'Conversations per day as CSV (date, conversations, missed)' })
-  @ApiProduces('text/csv')
   @ApiOkResponse(CSV)
   @ApiErrors(422)
   async conversationsCsv(@CurrentAgent() agent: AgentPrincipal, @Query() query: ReportQueryDto) {
@@ -71,7 +70,6 @@ export class ReportsController {
   @ApiOperation({
     summary: 'Volumes and response times as CSV: the whole range, each agent, each site',
   })
-  @ApiProduces('text/csv')
   @ApiOkResponse(CSV)
   @ApiErrors(422)
   async responseTimesCsv(@CurrentAgent() agent: AgentPrincipal, @Query() query: ReportQueryDto) {
@@ -94,7 +92,6 @@ export class ReportsController {
 
   @Get('csat.csv')
   @ApiOperation({ summary: 'Visitor ratings as CSV: the whole range, each agent, each site' })
-  @ApiProduces('text/csv')
   @ApiOkResponse(CSV)
   @ApiErrors(422)
   async csatCsv(@CurrentAgent() agent: AgentPrincipal, @Query() query: ReportQueryDto) {

@@ -19,7 +19,7 @@ import { IsTimeZone } from '../../common/http/validators';
 import { EnvelopeDto } from '../../common/openapi/envelope.dto';
 import type { SiteRow } from './sites.repository';
 import type { WidgetSettings } from './widget-settings';
-import { withDefaults } from './widget-settings';
+import { WIDGET_POSITIONS, withDefaults } from './widget-settings';
 
 const DOMAIN =
   /^(\*\.)?[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?(\.[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?)*(:\d{1,5})?$/i;
@@ -93,7 +93,44 @@ export class DataLookupSettingsDto {
   @ApiPropertyOptional() @IsOptional() @IsBoolean() enabled?: boolean;
 }
 
+export class WidgetAppearanceDto {
+  @ApiPropertyOptional({ example: '#2563eb', description: 'Hex colour, `#rgb` or `#rrggbb`' })
+  @IsOptional()
+  @Matches(/^#([0-9a-fA-F]{3}|[0-9a-fA-F]{6})$/, {
+    message: 'color must be a hex colour such as #2563eb',
+  })
+  color?: string;
+
+  @ApiPropertyOptional({
+    enum: WIDGET_POSITIONS,
+    description: 'Side of the page the launcher sits on',
+  })
+  @IsOptional()
+  @IsIn(WIDGET_POSITIONS)
+  position?: (typeof WIDGET_POSITIONS)[number];
+
+  @ApiPropertyOptional({ example: 'Hi! How can we help you today?', maxLength: 200 })
+  @IsOptional()
+  @IsString()
+  @IsNotEmpty()
+  @MaxLength(200)
+  greeting?: string;
+
+  @ApiPropertyOptional({ example: 'Chat with us', maxLength: 40 })
+  @IsOptional()
+  @IsString()
+  @IsNotEmpty()
+  @MaxLength(40)
+  launcher_label?: string;
+}
+
 export class WidgetSettingsDto {
+  @ApiPropertyOptional({ type: WidgetAppearanceDto })
+  @IsOptional()
+  @ValidateNested()
+  @Type(() => WidgetAppearanceDto)
+  appearance?: WidgetAppearanceDto;
+
   @ApiPropertyOptional({ type: PreChatFormDto })
   @IsOptional()
   @ValidateNested()

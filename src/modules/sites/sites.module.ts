@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { AgentsModule } from '../agents/agents.module';
 import { PublicSitesController } from './public-sites.controller';
 import { SitesController } from './sites.controller';
 import { WidgetConfigController } from './widget-config.controller';
@@ -6,6 +7,7 @@ import { SitesRepository } from './sites.repository';
 import { SitesService } from './sites.service';
 
 @Module({
+  imports: [AgentsModule],
   controllers: [SitesController, PublicSitesController, WidgetConfigController],
   providers: [SitesRepository, SitesService],
   exports: [SitesService],

@@ -85,6 +85,7 @@ export class SitesService {
       },
       filter_record: { ...base.filter_record, ...(patch.filter_record ?? {}) },
       data_lookup: { ...base.data_lookup, ...(patch.data_lookup ?? {}) },
+      appearance: { ...base.appearance, ...(patch.appearance ?? {}) },
     });
     merged.pre_chat_form.fields = merged.pre_chat_form.fields.map((field) => ({
       ...field,

@@ -6,6 +6,7 @@ import type { WidgetPrincipal } from '../../common/auth/auth.types';
 import { ApiErrors } from '../../common/openapi/api-errors.decorator';
 import { EnvelopeDto } from '../../common/openapi/envelope.dto';
 import { SitesService } from './sites.service';
+import { AgentsService } from '../agents/agents.service';
 import { toWidgetConfig, WidgetConfigDto } from './widget-config';
 
 class WidgetKeyQueryDto {
@@ -22,7 +23,10 @@ class WidgetConfigResponseDto extends EnvelopeDto {
 @ApiTags('widget')
 @Controller('api/widget')
 export class WidgetConfigController {
-  constructor(private readonly sites: SitesService) {}
+  constructor(
+    private readonly sites: SitesService,
+    private readonly agents: AgentsService,
+  ) {}
 
   /** Lets the widget loader render the launcher before it opens a visitor session. */
   @Get('config')
@@ -34,7 +38,10 @@ export class WidgetConfigController {
   @ApiErrors(422)
   async config(@CurrentWidget() widget: WidgetPrincipal, @Query() _query: WidgetKeyQueryDto) {
     return {
-      widget_config: toWidgetConfig(await this.sites.get(widget.organizationId, widget.siteId)),
+      widget_config: toWidgetConfig(
+        await this.sites.get(widget.organizationId, widget.siteId),
+        await this.agents.anyOnline(widget.organizationId),
+      ),
     };
   }
 }

@@ -1,7 +1,7 @@
 import { ApiProperty } from '@nestjs/swagger';
 import type { SiteRow } from './sites.repository';
 import { FILTER_PRESETS, type FilterPreset } from '../data-lookup/lookup-settings';
-import { withDefaults, type WidgetSettings } from './widget-settings';
+import { WIDGET_POSITIONS, withDefaults, type WidgetSettings } from './widget-settings';
 
 /** How the widget shows each record search preset. */
 const FILTER_FIELDS: Record<FilterPreset, { label: string; type: 'text' | 'date_range' }> = {
@@ -59,18 +59,31 @@ class FilterRecordConfigDto {
   @ApiProperty() login_required_reply!: string;
 }
 
+class AppearanceConfigDto {
+  @ApiProperty({ example: '#2563eb' }) color!: string;
+  @ApiProperty({ enum: WIDGET_POSITIONS }) position!: string;
+  @ApiProperty({ example: 'Hi! How can we help you today?' }) greeting!: string;
+  @ApiProperty({ example: 'Chat with us' }) launcher_label!: string;
+}
+
 export class WidgetConfigDto {
   @ApiProperty({ type: PreChatFormConfigDto }) pre_chat_form!: PreChatFormConfigDto;
   @ApiProperty({ type: VisitorAccountLoginConfigDto })
   visitor_account_login!: VisitorAccountLoginConfigDto;
   @ApiProperty({ type: FilterRecordConfigDto }) filter_record!: FilterRecordConfigDto;
+  @ApiProperty({ type: AppearanceConfigDto }) appearance!: AppearanceConfigDto;
+  @ApiProperty({
+    description:
+      'Whether an agent of the organization is online now; the `/widget` socket pushes `agents.availability` when it changes. When false the widget offers POST /api/widget/offline-messages.',
+  })
+  agents_online!: boolean;
 }
 
 /**
  * What the widget needs to render a site (the `widget_config` of the widget API). The record
  * filters come from the site's data-lookup settings; until those exist the list is empty.
  */
-export function toWidgetConfig(site: SiteRow): WidgetConfigDto {
+export function toWidgetConfig(site: SiteRow, agentsOnline: boolean): WidgetConfigDto {
   const settings = withDefaults(site.widget_settings);
   const record: FilterRecordWidgetSettings = settings.filter_record;
   const presets = FILTER_PRESETS.filter((preset) => record.filters?.includes(preset));
@@ -84,5 +97,7 @@ export function toWidgetConfig(site: SiteRow): WidgetConfigDto {
       empty_reply: record.empty_reply ?? DEFAULT_EMPTY_REPLY,
       login_required_reply: record.login_required_reply ?? DEFAULT_LOGIN_REQUIRED_REPLY,
     },
+    appearance: settings.appearance,
+    agents_online: agentsOnline,
   };
 }

@@ -12,7 +12,18 @@ export interface WidgetSettings {
   visitor_account_login: { enabled: boolean; menu_label: string; logout_label: string };
   filter_record: { enabled: boolean; button_label: string };
   data_lookup: { enabled: boolean };
+  appearance: WidgetAppearance;
 }
+
+/** How the widget looks on the site (DESIGN section 8): colour, side, greeting, launcher text. */
+export interface WidgetAppearance {
+  color: string;
+  position: 'right' | 'left';
+  greeting: string;
+  launcher_label: string;
+}
+
+export const WIDGET_POSITIONS = ['right', 'left'] as const;
 
 export const BUILTIN_FIELDS = ['name', 'email', 'phone'] as const;
 
@@ -33,6 +44,12 @@ export function defaultWidgetSettings(): WidgetSettings {
     },
     filter_record: { enabled: false, button_label: 'Find a record' },
     data_lookup: { enabled: false },
+    appearance: {
+      color: '#2563eb',
+      position: 'right',
+      greeting: 'Hi! How can we help you today?',
+      launcher_label: 'Chat with us',
+    },
   };
 }
 
@@ -49,5 +66,6 @@ export function withDefaults(
     },
     filter_record: { ...defaults.filter_record, ...(stored?.filter_record ?? {}) },
     data_lookup: { ...defaults.data_lookup, ...(stored?.data_lookup ?? {}) },
+    appearance: { ...defaults.appearance, ...(stored?.appearance ?? {}) },
   };
 }

@@ -18,6 +18,9 @@ import {
   WidgetInitResponseDto,
   WidgetMessageCreatedResponseDto,
   WidgetMessagesQueryDto,
+  WidgetOfflineMessageDto,
+  WidgetReadDto,
+  WidgetReadResponseDto,
   WidgetProfileDto,
   WidgetReviewDto,
   WidgetSendMessageDto,
@@ -65,12 +68,15 @@ export class WidgetController {
   @ApiOperation({
     summary: 'Send a visitor message',
     description:
-      'The first message starts the open conversation (`conversation.started`); after a close it opens a new one.',
+      'The first message starts the open conversation (`conversation.started`); after a close it opens a new one. `attachment_ids` are files the visitor uploaded with `POST /api/widget/attachments`; with attachments the body may be empty.',
   })
   @ApiCreatedResponse({ type: WidgetMessageCreatedResponseDto })
   @ApiErrors(422)
   async send(@CurrentVisitor() visitor: VisitorPrincipal, @Body() body: WidgetSendMessageDto) {
-    const { message } = await this.chat.send(visitor, body.body);
+    const { message } = await this.chat.send(visitor, {
+      body: body.body,
+      attachmentIds: body.attachment_ids,
+    });
     const data = messagePush(message);
     return { data, ...data };
   }
@@ -88,7 +94,32 @@ export class WidgetController {
     @Query() query: WidgetMessagesQueryDto,
   ) {
     const rows = await this.chat.messagesAfter(visitor, String(query.after_id ?? 0));
-    return { data: rows.map(messagePush) };
+    return { data: rows.map(messagePush), unread_count: await this.chat.unread(visitor) };
+  }
+
+  @Post('read')
+  @HttpCode(200)
+  @Widget({ visitor: true })
+  @ApiOperation({
+    summary: 'Mark a conversation read up to a message (pushed to the agents)',
+    description:
+      'The HTTP twin of the `/widget` socket `read` event; answers the new position and the unread count left.',
+  })
+  @ApiOkResponse({ type: WidgetReadResponseDto })
+  @ApiErrors(422)
+  async read(@CurrentVisitor() visitor: VisitorPrincipal, @Body() body: WidgetReadDto) {
+    const position = await this.chat.markRead(
+      visitor,
+      String(body.conversation_id),
+      String(body.message_id),
+    );
+    return {
+      data: {
+        conversation_id: body.conversation_id,
+        message_id: Number(position),
+        unread_count: await this.chat.unread(visitor),
+      },
+    };
   }
 
   @Post('end-chat')
@@ -157,4 +188,35 @@ export class WidgetController {
     });
     return { data: toWidgetTicket(ticket) };
   }
+
+  @Post('offline-messages')
+  @Widget({ visitor: true })
+  @ResponseMessage('Message received. We will answer by email.')
+  @ApiOperation({
+    summary: 'Leave a message while no agent is online (becomes a ticket); needs ticketing',
+    description:
+      "For `widget_config.agents_online` false (accepted at any time). The message becomes a ticket (source `widget`, priority normal, subject from the message's first line) linked to the visitor, answered at `email`; emits `ticket.created`. Show the visitor its `ticket_number`.",
+  })
+  @ApiCreatedResponse({ type: WidgetTicketResponseDto })
+  @ApiErrors(422)
+  async offlineMessage(
+    @CurrentVisitor() visitor: VisitorPrincipal,
+    @Body() body: WidgetOfflineMessageDto,
+  ) {
+    const ticket = await this.tickets.createFromWidget(visitor.organizationId, {
+      siteId: visitor.siteId,
+      visitorId: visitor.visitorId,
+      subject: subjectOf(body.message),
+      description: body.message,
+      customerName: body.name || undefined,
+      customerEmail: body.email,
+    });
+    return { data: toWidgetTicket(ticket) };
+  }
+}
+
+/** A ticket subject from a free message: its first line, at most 80 characters. */
+export function subjectOf(message: string): string {
+  const line = message.trim().split(/\r?\n/)[0].replace(/\s+/g, ' ').trim();
+  return line.length > 80 ? `${line.slice(0, 79).trimEnd()}…` : line || 'Offline message';
 }

@@ -14,7 +14,8 @@ import {
 } from 'class-validator';
 import { QueryInt } from '../../common/http/pagination';
 import { EnvelopeDto } from '../../common/openapi/envelope.dto';
-import { ChatMessageDto } from '../messages/messages.dto';
+import { AttachmentDto } from '../attachments/attachments.dto';
+import { ChatMessageDto, MessageContentDto } from '../messages/messages.dto';
 import { WidgetConfigDto } from '../sites/widget-config';
 import { CreateTicketDto, TicketListItemDto, toTicketListItem } from '../tickets/tickets.dto';
 import type { TicketRow } from '../tickets/tickets.repository';
@@ -156,6 +157,11 @@ export class WidgetInitResponseDto extends EnvelopeDto {
   conversation_id!: number;
   @ApiProperty({ type: WidgetConfigDto }) widget_config!: WidgetConfigDto;
   @ApiProperty({ type: VisitorProfileDto }) visitor_profile!: VisitorProfileDto;
+  @ApiProperty({
+    description:
+      "Agent and bot messages of the visitor's conversations past its read position (the launcher badge)",
+  })
+  unread_count!: number;
 }
 
 export class WidgetProfileDto extends WidgetVisitorBodyDto {
@@ -191,13 +197,10 @@ export class VisitorProfileResponseDto extends EnvelopeDto {
   @ApiProperty({ type: VisitorProfileDto }) visitor_profile!: VisitorProfileDto;
 }
 
-export class WidgetSendMessageDto extends WidgetVisitorBodyDto {
-  @ApiProperty({ example: 'Hi, I have a question about my order.', maxLength: 5000 })
-  @IsString()
-  @IsNotEmpty()
-  @MaxLength(5000)
-  body!: string;
-}
+export class WidgetSendMessageDto extends IntersectionType(
+  WidgetVisitorBodyDto,
+  MessageContentDto,
+) {}
 
 export class WidgetMessageCreatedResponseDto extends EnvelopeDto {
   @ApiProperty({ type: ChatMessageDto }) data!: ChatMessageDto;
@@ -208,8 +211,8 @@ export class WidgetMessageCreatedResponseDto extends EnvelopeDto {
   @ApiProperty({ enum: ['visitor'] }) sender_type!: string;
   @ApiProperty({ type: Number, nullable: true }) sender_id!: number | null;
   @ApiProperty({ format: 'date-time' }) created_at!: string;
-  @ApiProperty({ type: 'array', items: { type: 'object', additionalProperties: true } })
-  attachments!: unknown[];
+  @ApiProperty({ type: [AttachmentDto] }) attachments!: AttachmentDto[];
+  @ApiProperty({ enum: [false] }) private!: boolean;
 }
 
 export class WidgetMessagesQueryDto {
@@ -241,6 +244,53 @@ export class ChatMessageListDto extends EnvelopeDto {
     description: 'Oldest first, at most 200; ask again after the last id for more',
   })
   data!: ChatMessageDto[];
+  @ApiProperty({
+    description: "Agent and bot messages past the visitor's read position, as in init",
+  })
+  unread_count!: number;
+}
+
+export class WidgetReadDto extends WidgetVisitorBodyDto {
+  @ApiProperty({ description: "One of the visitor's conversations" })
+  @IsInt()
+  @Min(1)
+  conversation_id!: number;
+
+  @ApiProperty({ description: 'The last message id the visitor has seen' })
+  @IsInt()
+  @Min(1)
+  message_id!: number;
+}
+
+class WidgetReadStateDto {
+  @ApiProperty() conversation_id!: number;
+  @ApiProperty({ description: 'The read position after the update (never moves back)' })
+  message_id!: number;
+  @ApiProperty({ description: 'Unread agent and bot messages left' }) unread_count!: number;
+}
+
+export class WidgetReadResponseDto extends EnvelopeDto {
+  @ApiProperty({ type: WidgetReadStateDto }) data!: WidgetReadStateDto;
+}
+
+/** What a visitor leaves while no agent is online: it becomes a ticket (source widget). */
+export class WidgetOfflineMessageDto extends WidgetVisitorBodyDto {
+  @ApiProperty({ example: 'ada@example.com', maxLength: 255, description: 'Where to answer' })
+  @IsEmail()
+  @MaxLength(255)
+  email!: string;
+
+  @ApiProperty({ example: 'Do you ship to Norway?', maxLength: 5000 })
+  @IsString()
+  @IsNotEmpty()
+  @MaxLength(5000)
+  message!: string;
+
+  @ApiPropertyOptional({ example: 'Ada Lovelace', maxLength: 255 })
+  @IsOptional()
+  @IsString()
+  @MaxLength(255)
+  name?: string;
 }
 
 export class ConversationEndedDto {

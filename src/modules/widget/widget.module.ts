@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { AgentsModule } from '../agents/agents.module';
 import { AuthModule } from '../auth/auth.module';
 import { SitesModule } from '../sites/sites.module';
 import { TicketsModule } from '../tickets/tickets.module';
@@ -8,7 +9,7 @@ import { WidgetService } from './widget.service';
 
 // ConversationsModule is global (registered once, with or without its worker).
 @Module({
-  imports: [AuthModule, SitesModule, TicketsModule, VisitorsModule],
+  imports: [AgentsModule, AuthModule, SitesModule, TicketsModule, VisitorsModule],
   controllers: [WidgetController],
   providers: [WidgetService],
 })

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import type { VisitorPrincipal, WidgetPrincipal } from '../../common/auth/auth.types';
 import { AppError } from '../../common/errors/app-error';
+import { AgentsService } from '../agents/agents.service';
 import { AccountLoginService } from '../account-login/account-login.service';
 import { WidgetSessionService } from '../auth/widget-session.service';
 import { VisitorChatService } from '../conversations/visitor-chat.service';
@@ -22,6 +23,7 @@ export class WidgetService {
     private readonly chat: VisitorChatService,
     private readonly sessions: WidgetSessionService,
     private readonly accountLogin: AccountLoginService,
+    private readonly agents: AgentsService,
     private readonly dataSource: DataSource,
   ) {}
 
@@ -69,12 +71,13 @@ export class WidgetService {
         organizationId: widget.organizationId,
       }),
       conversation_id: Number(conversationId),
-      widget_config: toWidgetConfig(site),
+      widget_config: toWidgetConfig(site, await this.agents.anyOnline(widget.organizationId)),
       visitor_profile: toVisitorProfile(
         visitor,
         withDefaults(site.widget_settings).pre_chat_form.fields,
         await this.accountLogin.state({ ...widget, visitorId: visitor.id }),
       ),
+      unread_count: await this.chat.unread({ ...widget, visitorId: visitor.id }),
     };
   }
 

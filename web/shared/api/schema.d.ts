@@ -100,6 +100,26 @@ export interface paths {
         patch: operations["AgentAppointments_update"];
         trace?: never;
     };
+    "/api/agent/attachments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Upload a file the agent then sends in a reply or note
+         * @description Up to ATTACHMENT_MAX_BYTES (default 10 MiB; larger is a 413). Accepted: PNG, JPEG, GIF and WebP images (checked against their leading bytes), PDF, Word, Excel, PowerPoint, OpenDocument, ZIP, plain text and CSV; anything else is a 422. The answer carries the attachment `id` to send in a message's `attachment_ids` (only the uploader may send it) and its download `url`.
+         */
+        post: operations["AttachmentUploads_agent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/agent/auth/login": {
         parameters: {
             query?: never;
@@ -322,7 +342,10 @@ export interface paths {
         /** A conversation's messages after (or before) an id, oldest first (at most 200) */
         get: operations["AgentConversations_conversationMessages"];
         put?: never;
-        /** Reply as the logged-in agent (a waiting or missed chat becomes active) */
+        /**
+         * Reply as the logged-in agent (a waiting or missed chat becomes active)
+         * @description With `private: true` the message is a private note: shown to agents only (the inbox, the agent socket and the public API, marked `private`), never to the visitor; it emits no `message.sent`, changes neither the status nor the first response, and may be added to a closed conversation. `attachment_ids` are files the caller uploaded with `POST /api/agent/attachments`.
+         */
         post: operations["AgentConversations_reply"];
         delete?: never;
         options?: never;
@@ -892,6 +915,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/attachments/{token}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Download an attachment
+         * @description Needs no credentials: the address itself is unguessable. Served with its stored type, `nosniff`, a sandboxing Content-Security-Policy and a year of private caching.
+         */
+        get: operations["AttachmentDownloads_download"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/agents": {
         parameters: {
             query?: never;
@@ -920,6 +963,26 @@ export interface paths {
         get: operations["PublicAgents_get"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/attachments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Upload a file to send in a message of this API key
+         * @description Up to ATTACHMENT_MAX_BYTES (default 10 MiB; larger is a 413). Accepted: PNG, JPEG, GIF and WebP images (checked against their leading bytes), PDF, Word, Excel, PowerPoint, OpenDocument, ZIP, plain text and CSV; anything else is a 422. The answer carries the attachment `id` to send in a message's `attachment_ids` (only the uploader may send it) and its download `url`. With `Idempotency-Key`, the same file again replays the first answer.
+         */
+        post: operations["AttachmentUploads_publicApi"];
         delete?: never;
         options?: never;
         head?: never;
@@ -984,10 +1047,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** A conversation's messages, newest first */
+        /**
+         * A conversation's messages, newest first
+         * @description Agents' private notes are included, marked `private: true`.
+         */
         get: operations["PublicConversations_messages"];
         put?: never;
-        /** Send an agent reply into the conversation */
+        /**
+         * Send an agent reply into the conversation
+         * @description `attachment_ids` are files this API key uploaded with `POST /api/v1/attachments`; with attachments the body may be empty.
+         */
         post: operations["PublicConversations_reply"];
         delete?: never;
         options?: never;
@@ -1249,6 +1318,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/widget/attachments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Upload a file the visitor then sends in a message
+         * @description Authenticated by the session token (`Authorization: Bearer`), or by `widget_key` and `visitor_uid` in the query string (a multipart body is read after the credentials). Up to ATTACHMENT_MAX_BYTES (default 10 MiB; larger is a 413). Accepted: PNG, JPEG, GIF and WebP images (checked against their leading bytes), PDF, Word, Excel, PowerPoint, OpenDocument, ZIP, plain text and CSV; anything else is a 422. The answer carries the attachment `id` to send in a message's `attachment_ids` (only the uploader may send it) and its download `url`.
+         */
+        post: operations["AttachmentUploads_widget"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/widget/config": {
         parameters: {
             query?: never;
@@ -1381,9 +1470,29 @@ export interface paths {
         put?: never;
         /**
          * Send a visitor message
-         * @description The first message starts the open conversation (`conversation.started`); after a close it opens a new one.
+         * @description The first message starts the open conversation (`conversation.started`); after a close it opens a new one. `attachment_ids` are files the visitor uploaded with `POST /api/widget/attachments`; with attachments the body may be empty.
          */
         post: operations["Widget_send"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/widget/offline-messages": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Leave a message while no agent is online (becomes a ticket); needs ticketing
+         * @description For `widget_config.agents_online` false (accepted at any time). The message becomes a ticket (source `widget`, priority normal, subject from the message's first line) linked to the visitor, answered at `email`; emits `ticket.created`. Show the visitor its `ticket_number`.
+         */
+        post: operations["Widget_offlineMessage"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1401,6 +1510,26 @@ export interface paths {
         put?: never;
         /** Submit the pre-chat form (built-in and custom fields) */
         post: operations["Widget_profile"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/widget/read": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Mark a conversation read up to a message (pushed to the agents)
+         * @description The HTTP twin of the `/widget` socket `read` event; answers the new position and the unread count left.
+         */
+        post: operations["Widget_read"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1790,8 +1919,23 @@ export interface components {
             total: number;
         };
         AgentReplyDto: {
-            /** @example Thanks for waiting, I am looking into it. */
-            body: string;
+            /**
+             * @description Attachments the sender uploaded and has not sent yet (their `id` from the upload answer)
+             * @example [
+             *       12
+             *     ]
+             */
+            attachment_ids?: number[];
+            /**
+             * @description Required unless `attachment_ids` are given (then it may be empty)
+             * @example Here is the invoice you asked for.
+             */
+            body?: string;
+            /**
+             * @description A private note: seen by agents only, never by the visitor, no `message.sent`, no status change
+             * @default false
+             */
+            private: boolean;
         };
         AgentResponseDto: {
             /**
@@ -1999,6 +2143,16 @@ export interface components {
             /** @example true */
             status: boolean;
         };
+        AppearanceConfigDto: {
+            /** @example #2563eb */
+            color: string;
+            /** @example Hi! How can we help you today? */
+            greeting: string;
+            /** @example Chat with us */
+            launcher_label: string;
+            /** @enum {string} */
+            position: "right" | "left";
+        };
         AppointmentChangeDto: {
             id: number;
             notes: string | null;
@@ -2090,6 +2244,42 @@ export interface components {
         AssignDto: {
             /** @description The agent to assign; default the caller */
             agent_id?: number;
+        };
+        AttachmentDto: {
+            /** @example application/pdf */
+            content_type: string;
+            /** @example invoice.pdf */
+            file_name: string;
+            /** @example 12 */
+            id: number;
+            /**
+             * @description Bytes
+             * @example 48213
+             */
+            size: number;
+            /**
+             * Format: uri
+             * @description Absolute download address (unguessable; works without credentials, e.g. as an `<img src>`)
+             * @example https://chat.example.com/api/attachments/att_4kT9x2QmZr7LwP0sVbN3yHc8JdF5gE1aUo6iKpXe
+             */
+            url: string;
+        };
+        AttachmentResponseDto: {
+            /**
+             * @description HTTP status code as a string
+             * @example 200
+             */
+            code: string;
+            data: components["schemas"]["AttachmentDto"];
+            /**
+             * Format: date-time
+             * @example 2026-11-22T10:00:00.000Z
+             */
+            datetime: string;
+            /** @example OK */
+            message: string;
+            /** @example true */
+            status: boolean;
         };
         AutoAssignmentDto: {
             /** @description Open chats per agent at most */
@@ -2248,10 +2438,7 @@ export interface components {
             new_password: string;
         };
         ChatMessageDto: {
-            /** @example [] */
-            attachments: {
-                [key: string]: unknown;
-            }[];
+            attachments: components["schemas"]["AttachmentDto"][];
             /** @example Hello, how can I help? */
             body: string;
             conversation_id: number;
@@ -2259,6 +2446,8 @@ export interface components {
             created_at: string;
             /** @example 101 */
             id: number;
+            /** @description A private note: agents only, never shown to the visitor (always false there) */
+            private: boolean;
             /** @description The agent user on agent messages */
             sender_id: number | null;
             /** @enum {string} */
@@ -2283,6 +2472,8 @@ export interface components {
             message: string;
             /** @example true */
             status: boolean;
+            /** @description Agent and bot messages past the visitor's read position, as in init */
+            unread_count: number;
         };
         CloseConversationDto: {
             /** @description Agent user closing the conversation; defaults to the key creator */
@@ -3154,9 +3345,7 @@ export interface components {
             user: components["schemas"]["AgentDto"];
         };
         MessageCreatedResponseDto: {
-            attachments: {
-                [key: string]: unknown;
-            }[];
+            attachments: components["schemas"]["AttachmentDto"][];
             body: string;
             /**
              * @description HTTP status code as a string
@@ -3174,6 +3363,8 @@ export interface components {
             id: number;
             /** @example OK */
             message: string;
+            /** @description A private note (agents only) */
+            private: boolean;
             sender_id: number;
             /** @enum {string} */
             sender_type: "agent";
@@ -3182,16 +3373,15 @@ export interface components {
             type: string;
         };
         MessageDto: {
-            /** @example [] */
-            attachments: {
-                [key: string]: unknown;
-            }[];
+            attachments: components["schemas"]["AttachmentDto"][];
             /** @example Hello, how can I help? */
             body: string;
             /** Format: date-time */
             created_at: string;
             /** @example 101 */
             id: number;
+            /** @description A private note: agents only, never shown to the visitor (always false there) */
+            private: boolean;
             /** @description The agent user on agent messages */
             sender_id: number | null;
             /** @enum {string} */
@@ -3823,8 +4013,18 @@ export interface components {
         SendMessageDto: {
             /** @description Agent user sending the reply; defaults to the user who created the key */
             agent_user_id?: number;
-            /** @example Thanks for waiting, I am looking into it. */
-            body: string;
+            /**
+             * @description Attachments the sender uploaded and has not sent yet (their `id` from the upload answer)
+             * @example [
+             *       12
+             *     ]
+             */
+            attachment_ids?: number[];
+            /**
+             * @description Required unless `attachment_ids` are given (then it may be empty)
+             * @example Here is the invoice you asked for.
+             */
+            body?: string;
         };
         SetConversationLabelsDto: {
             /** @description Every label the conversation is to carry */
@@ -4714,6 +4914,22 @@ export interface components {
             /** @example true */
             status: boolean;
         };
+        WidgetAppearanceDto: {
+            /**
+             * @description Hex colour, `#rgb` or `#rrggbb`
+             * @example #2563eb
+             */
+            color?: string;
+            /** @example Hi! How can we help you today? */
+            greeting?: string;
+            /** @example Chat with us */
+            launcher_label?: string;
+            /**
+             * @description Side of the page the launcher sits on
+             * @enum {string}
+             */
+            position?: "right" | "left";
+        };
         WidgetAppointmentDto: {
             bot_template_id: number | null;
             button_label: string | null;
@@ -4743,6 +4959,9 @@ export interface components {
             visitor_phone: string | null;
         };
         WidgetConfigDto: {
+            /** @description Whether an agent of the organization is online now; the `/widget` socket pushes `agents.availability` when it changes. When false the widget offers POST /api/widget/offline-messages. */
+            agents_online: boolean;
+            appearance: components["schemas"]["AppearanceConfigDto"];
             filter_record: components["schemas"]["FilterRecordConfigDto"];
             pre_chat_form: components["schemas"]["PreChatFormConfigDto"];
             visitor_account_login: components["schemas"]["VisitorAccountLoginConfigDto"];
@@ -4851,6 +5070,8 @@ export interface components {
             session_token: string;
             /** @example true */
             status: boolean;
+            /** @description Agent and bot messages of the visitor's conversations past its read position (the launcher badge) */
+            unread_count: number;
             visitor_id: number;
             visitor_profile: components["schemas"]["VisitorProfileDto"];
             /** Format: uuid */
@@ -4858,9 +5079,7 @@ export interface components {
             widget_config: components["schemas"]["WidgetConfigDto"];
         };
         WidgetMessageCreatedResponseDto: {
-            attachments: {
-                [key: string]: unknown;
-            }[];
+            attachments: components["schemas"]["AttachmentDto"][];
             body: string;
             /**
              * @description HTTP status code as a string
@@ -4879,12 +5098,35 @@ export interface components {
             id: number;
             /** @example OK */
             message: string;
+            /** @enum {boolean} */
+            private: false;
             sender_id: number | null;
             /** @enum {string} */
             sender_type: "visitor";
             /** @example true */
             status: boolean;
             type: string;
+        };
+        WidgetOfflineMessageDto: {
+            /**
+             * @description Where to answer
+             * @example ada@example.com
+             */
+            email: string;
+            /** @example Do you ship to Norway? */
+            message: string;
+            /** @example Ada Lovelace */
+            name?: string;
+            /**
+             * Format: uuid
+             * @description The visitor UID from init; not needed with a session token
+             */
+            visitor_uid?: string;
+            /**
+             * @description The site widget key; not needed with a session token
+             * @example wk_0123456789abcdefABCDEF0123456789
+             */
+            widget_key?: string;
         };
         WidgetProfileDto: {
             /** @description Custom pre-chat fields by key */
@@ -4905,6 +5147,46 @@ export interface components {
              */
             widget_key?: string;
         };
+        WidgetReadDto: {
+            /** @description One of the visitor's conversations */
+            conversation_id: number;
+            /** @description The last message id the visitor has seen */
+            message_id: number;
+            /**
+             * Format: uuid
+             * @description The visitor UID from init; not needed with a session token
+             */
+            visitor_uid?: string;
+            /**
+             * @description The site widget key; not needed with a session token
+             * @example wk_0123456789abcdefABCDEF0123456789
+             */
+            widget_key?: string;
+        };
+        WidgetReadResponseDto: {
+            /**
+             * @description HTTP status code as a string
+             * @example 200
+             */
+            code: string;
+            data: components["schemas"]["WidgetReadStateDto"];
+            /**
+             * Format: date-time
+             * @example 2026-11-22T10:00:00.000Z
+             */
+            datetime: string;
+            /** @example OK */
+            message: string;
+            /** @example true */
+            status: boolean;
+        };
+        WidgetReadStateDto: {
+            conversation_id: number;
+            /** @description The read position after the update (never moves back) */
+            message_id: number;
+            /** @description Unread agent and bot messages left */
+            unread_count: number;
+        };
         WidgetReviewDto: {
             comment?: string;
             /** @description One of the visitor's conversations; default the latest */
@@ -4922,8 +5204,18 @@ export interface components {
             widget_key?: string;
         };
         WidgetSendMessageDto: {
-            /** @example Hi, I have a question about my order. */
-            body: string;
+            /**
+             * @description Attachments the sender uploaded and has not sent yet (their `id` from the upload answer)
+             * @example [
+             *       12
+             *     ]
+             */
+            attachment_ids?: number[];
+            /**
+             * @description Required unless `attachment_ids` are given (then it may be empty)
+             * @example Here is the invoice you asked for.
+             */
+            body?: string;
             /**
              * Format: uuid
              * @description The visitor UID from init; not needed with a session token
@@ -4936,6 +5228,7 @@ export interface components {
             widget_key?: string;
         };
         WidgetSettingsDto: {
+            appearance?: components["schemas"]["WidgetAppearanceDto"];
             data_lookup?: components["schemas"]["DataLookupSettingsDto"];
             filter_record?: components["schemas"]["FilterRecordSettingsDto"];
             pre_chat_form?: components["schemas"]["PreChatFormDto"];
@@ -5470,6 +5763,78 @@ export interface operations {
             };
             /** @description Conflict with the current state */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Validation failed; `errors` names each field */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorDto"];
+                };
+            };
+        };
+    };
+    AttachmentUploads_agent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description One file in the multipart field `file` */
+        requestBody: {
+            content: {
+                "multipart/form-data": {
+                    /** Format: binary */
+                    file: string;
+                };
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AttachmentResponseDto"];
+                };
+            };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Missing or invalid credentials (`Unauthenticated.`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Missing ability, feature not in plan, or role too low */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Request body too large */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7267,7 +7632,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "text/csv": components["schemas"]["ValidationErrorDto"];
+                    "application/json": components["schemas"]["ValidationErrorDto"];
                 };
             };
         };
@@ -7397,7 +7762,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "text/csv": components["schemas"]["ValidationErrorDto"];
+                    "application/json": components["schemas"]["ValidationErrorDto"];
                 };
             };
         };
@@ -7527,7 +7892,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "text/csv": components["schemas"]["ValidationErrorDto"];
+                    "application/json": components["schemas"]["ValidationErrorDto"];
                 };
             };
         };
@@ -9407,6 +9772,77 @@ export interface operations {
             };
         };
     };
+    AttachmentDownloads_download: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The unguessable part of the attachment `url` */
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The file */
+            200: {
+                headers: {
+                    "Cache-Control"?: string;
+                    /** @description `inline` for images, `attachment` for every other type, with the file name */
+                    "Content-Disposition"?: string;
+                    "Content-Length"?: number;
+                    /** @description Nothing in the file may run or load anything */
+                    "Content-Security-Policy"?: string;
+                    "X-Content-Type-Options"?: "nosniff";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/msword": string;
+                    "application/pdf": string;
+                    "application/vnd.ms-excel": string;
+                    "application/vnd.oasis.opendocument.spreadsheet": string;
+                    "application/vnd.oasis.opendocument.text": string;
+                    "application/vnd.openxmlformats-officedocument.presentationml.presentation": string;
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": string;
+                    "application/vnd.openxmlformats-officedocument.wordprocessingml.document": string;
+                    "application/zip": string;
+                    "image/gif": string;
+                    "image/jpeg": string;
+                    "image/png": string;
+                    "image/webp": string;
+                    "text/csv": string;
+                    "text/plain": string;
+                };
+            };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Not found, or owned by another organization (`Not found.`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Validation failed; `errors` names each field. Any route: a query parameter, header or body field holding a NUL character or a lone surrogate */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorDto"];
+                };
+            };
+        };
+    };
     PublicAgents_list: {
         parameters: {
             query?: {
@@ -9531,6 +9967,103 @@ export interface operations {
                 };
             };
             /** @description Validation failed; `errors` names each field. Any route: a query parameter, header or body field holding a NUL character or a lone surrogate */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorDto"];
+                };
+            };
+            /** @description Rate limit exceeded (`Too Many Attempts.`) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+        };
+    };
+    AttachmentUploads_publicApi: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Up to 255 characters. The first response is kept 24 hours and replayed with Idempotent-Replayed: true. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description One file in the multipart field `file` */
+        requestBody: {
+            content: {
+                "multipart/form-data": {
+                    /** Format: binary */
+                    file: string;
+                };
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AttachmentResponseDto"];
+                };
+            };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Missing or invalid credentials (`Unauthenticated.`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Missing ability, feature not in plan, or role too low */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description A request with this Idempotency-Key is still running */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /**
+             * @description Validation failed; `errors` names each field
+             *
+             *     Validation failed; `errors` names each field
+             */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -11179,6 +11712,110 @@ export interface operations {
             };
         };
     };
+    AttachmentUploads_widget: {
+        parameters: {
+            query?: {
+                /** @description Without a session token */
+                visitor_uid?: unknown;
+                /** @description Without a session token */
+                widget_key?: unknown;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description One file in the multipart field `file` */
+        requestBody: {
+            content: {
+                "multipart/form-data": {
+                    /** Format: binary */
+                    file: string;
+                };
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AttachmentResponseDto"];
+                };
+            };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Missing or invalid credentials (`Unauthenticated.`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Subscription expired past the grace period */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Missing ability, feature not in plan, or role too low */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Not found, or owned by another organization (`Not found.`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Validation failed; `errors` names each field */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorDto"];
+                };
+            };
+            /** @description Rate limit exceeded (`Too Many Attempts.`) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+        };
+    };
     WidgetConfig_config: {
         parameters: {
             query: {
@@ -11893,6 +12530,92 @@ export interface operations {
             };
         };
     };
+    Widget_offlineMessage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WidgetOfflineMessageDto"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WidgetTicketResponseDto"];
+                };
+            };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Missing or invalid credentials (`Unauthenticated.`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Subscription expired past the grace period */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Missing ability, feature not in plan, or role too low */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Not found, or owned by another organization (`Not found.`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Validation failed; `errors` names each field */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorDto"];
+                };
+            };
+            /** @description Rate limit exceeded (`Too Many Attempts.`) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+        };
+    };
     Widget_profile: {
         parameters: {
             query?: never;
@@ -11912,6 +12635,92 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["VisitorProfileResponseDto"];
+                };
+            };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Missing or invalid credentials (`Unauthenticated.`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Subscription expired past the grace period */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Missing ability, feature not in plan, or role too low */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Not found, or owned by another organization (`Not found.`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Validation failed; `errors` names each field */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorDto"];
+                };
+            };
+            /** @description Rate limit exceeded (`Too Many Attempts.`) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+        };
+    };
+    Widget_read: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WidgetReadDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WidgetReadResponseDto"];
                 };
             };
             /** @description Malformed JSON body (`malformed_json`) */

@@ -1,0 +1,15 @@
+import { Module } from '@nestjs/common';
+import {
+  AttachmentDownloadsController,
+  AttachmentUploadsController,
+} from './attachments.controller';
+import { AttachmentsRepository } from './attachments.repository';
+import { AttachmentsService } from './attachments.service';
+import { AttachmentUploadInterceptor } from './upload.interceptor';
+
+@Module({
+  controllers: [AttachmentUploadsController, AttachmentDownloadsController],
+  providers: [AttachmentsRepository, AttachmentsService, AttachmentUploadInterceptor],
+  exports: [AttachmentsService],
+})
+export class AttachmentsModule {}
