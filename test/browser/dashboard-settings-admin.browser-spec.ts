@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import net, { type AddressInfo } from 'node:net';
 import { DateTime } from 'luxon';
 import type { Locator, Page } from 'playwright-core';
 import request from 'supertest';
@@ -15,6 +16,17 @@ import { createOwnerDatabase, type OwnerDatabase } from '../utils/owner-database
 import { startReceiver } from '../utils/webhook-receiver';
 
 const describeIfBrowser = browserAvailable() ? describe : describe.skip;
+
+/** A port nothing listens on, for the service to be started at a known PUBLIC_URL. */
+const freePort = () =>
+  new Promise<number>((resolve, reject) => {
+    const server = net.createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
 
 /** The settings area as an owner uses it, page by page, checked against the API. */
 describeIfBrowser('dashboard settings', () => {
@@ -62,7 +74,13 @@ describeIfBrowser('dashboard settings', () => {
   beforeAll(async () => {
     shop = await createOwnerDatabase();
     databaseUrl = await createTestDatabase();
+    // The browser talks to the service directly at its PUBLIC_URL: cookie requests must come
+    // from that origin.
+    const port = await freePort();
+    service = `http://127.0.0.1:${port}`;
     app = await startApp({
+      PORT: String(port),
+      PUBLIC_URL: service,
       DATABASE_URL: databaseUrl,
       WEBHOOK_ALLOW_INSECURE: 'true',
       WEBHOOK_RETRY_SCHEDULE_MS: '200,400',
@@ -211,6 +229,18 @@ describeIfBrowser('dashboard settings', () => {
     ]);
     await demo.getByRole('button', { name: 'Open chat' }).waitFor({ timeout: 15_000 });
     await demo.close();
+
+    // The widget's look.
+    const look = page.getByRole('form', { name: 'Widget look' });
+    await look.getByRole('textbox', { name: 'Launcher label' }).fill('Talk to us');
+    await look.getByRole('button', { name: 'Save widget look' }).click();
+    await eventually(async () => {
+      const after = await request(app.url)
+        .get(`/api/agent/sites/${owner.site.id}`)
+        .set(asOwner())
+        .expect(200);
+      return after.body.data.widget_settings.appearance?.launcher_label === 'Talk to us';
+    });
   });
 
   it('creates an API key shown once, which works until it is revoked', async () => {

@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import net, { type AddressInfo } from 'node:net';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import request from 'supertest';
@@ -13,6 +14,17 @@ import {
 import { createTestDatabase, dropTestDatabase } from '../utils/database';
 
 const describeIfBrowser = browserAvailable() ? describe : describe.skip;
+
+/** A port nothing listens on, for the service to be started at a known PUBLIC_URL. */
+const freePort = () =>
+  new Promise<number>((resolve, reject) => {
+    const server = net.createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
 const MISSED_SECONDS = 3;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -107,11 +119,16 @@ describeIfBrowser('dashboard reports', () => {
 
   beforeAll(async () => {
     databaseUrl = await createTestDatabase();
+    // The browser talks to the service directly at its PUBLIC_URL: cookie requests must come
+    // from that origin.
+    const port = await freePort();
+    service = `http://127.0.0.1:${port}`;
     app = await startApp({
+      PORT: String(port),
+      PUBLIC_URL: service,
       DATABASE_URL: databaseUrl,
       MISSED_CHAT_SECONDS: String(MISSED_SECONDS),
     });
-    service = `http://127.0.0.1:${app.port}`;
     owner = await registerOrganization(app.url, 'Acme');
     ada = await member('Ada Agent');
     ben = await member('Ben Agent');

@@ -18,6 +18,7 @@ import { Link, useParams } from 'react-router';
 import { api, unwrap } from '../../api/client';
 import type { Schemas } from '../../../../shared/api/client';
 import { t } from '../../i18n';
+import { type Appearance, AppearanceForm } from './AppearanceForm';
 import { PreChatEditor, type PreChatForm } from './PreChatEditor';
 import { CopyField, fieldErrorsOf, NoticeBar, QueryState, SectionHeader, useNotice } from './ui';
 
@@ -27,6 +28,7 @@ type SitePatch = Partial<Schemas['UpdateSiteDto']>;
 
 /** The widget settings a site stores (the API documents them as an object). */
 export interface WidgetSettings {
+  appearance?: Appearance;
   pre_chat_form: PreChatForm;
   visitor_account_login: { enabled: boolean; menu_label: string; logout_label: string };
 }
@@ -91,6 +93,16 @@ function SiteSections({ site, notice }: { site: Site; notice: ReturnType<typeof 
         onSave={(patch) => save.mutate({ section: 'details', patch })}
       />
       <InstallCard site={site} />
+      {settings.appearance && (
+        <AppearanceForm
+          value={settings.appearance}
+          errors={sectionErrors('appearance')}
+          saving={save.isPending && section === 'appearance'}
+          onSave={(appearance) =>
+            save.mutate({ section: 'appearance', patch: { widget_settings: { appearance } } })
+          }
+        />
+      )}
       <PreChatEditor
         form={settings.pre_chat_form}
         errors={sectionErrors('prechat')}

@@ -128,6 +128,15 @@ export const settingsMessages = {
   'settings.sites.logoutLabel': 'Log-out label',
   'settings.sites.saveAccountLogin': 'Save account login',
 
+  'settings.appearance.title': 'Widget look',
+  'settings.appearance.color': 'Colour',
+  'settings.appearance.position': 'Launcher position',
+  'settings.appearance.right': 'Bottom right',
+  'settings.appearance.left': 'Bottom left',
+  'settings.appearance.greeting': 'Greeting',
+  'settings.appearance.launcher': 'Launcher label',
+  'settings.appearance.save': 'Save widget look',
+
   'settings.prechat.title': 'Pre-chat form',
   'settings.prechat.description':
     'What visitors fill in before their first message. Name, email and phone are built in; custom fields are kept on the visitor.',
