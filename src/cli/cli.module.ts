@@ -7,6 +7,7 @@ import { DATABASE_RUNTIME, type DatabaseRuntime } from '../database/database-run
 import { AgentsModule } from '../modules/agents/agents.module';
 import { ApiKeysModule } from '../modules/api-keys/api-keys.module';
 import { OrganizationsModule } from '../modules/organizations/organizations.module';
+import { OutboxModule } from '../modules/outbox/outbox.module';
 import { RealtimeModule } from '../modules/realtime/realtime.module';
 import { SitesModule } from '../modules/sites/sites.module';
 
@@ -27,6 +28,8 @@ export class CliModule {
         ApiKeysModule,
         // Team changes close sockets; without gateways attached that goes nowhere.
         RealtimeModule,
+        // Presence changes publish events (written to the outbox; relayed by the app's workers).
+        OutboxModule.forRoot({ workers: false }),
       ],
       providers: [{ provide: DATABASE_RUNTIME, useValue: database }],
       exports: [DATABASE_RUNTIME],

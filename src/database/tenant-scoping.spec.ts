@@ -20,6 +20,10 @@ const WORKER_REPOSITORIES: Record<string, string[]> = {
     'modules/outbox/domain-events.processor.ts',
     'modules/outbox/outbox.module.ts',
   ],
+  'modules/attachments/attachments-maintenance.repository.ts': [
+    'modules/attachments/attachments.service.ts',
+    'modules/attachments/attachments.module.ts',
+  ],
   'common/crypto/sealed-values-maintenance.repository.ts': [
     'common/crypto/secret-box.service.ts',
     'common/crypto/crypto.module.ts',

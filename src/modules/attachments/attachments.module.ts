@@ -3,13 +3,19 @@ import {
   AttachmentDownloadsController,
   AttachmentUploadsController,
 } from './attachments.controller';
+import { AttachmentsMaintenanceRepository } from './attachments-maintenance.repository';
 import { AttachmentsRepository } from './attachments.repository';
 import { AttachmentsService } from './attachments.service';
 import { AttachmentUploadInterceptor } from './upload.interceptor';
 
 @Module({
   controllers: [AttachmentUploadsController, AttachmentDownloadsController],
-  providers: [AttachmentsRepository, AttachmentsService, AttachmentUploadInterceptor],
+  providers: [
+    AttachmentsRepository,
+    AttachmentsMaintenanceRepository,
+    AttachmentsService,
+    AttachmentUploadInterceptor,
+  ],
   exports: [AttachmentsService],
 })
 export class AttachmentsModule {}

@@ -92,14 +92,4 @@ export class AttachmentsRepository {
     );
     return rows[0];
   }
-
-  /** Forgets uploads nobody sent within `hours` (an abandoned upload is not kept forever). */
-  async purgeUnsent(hours: number): Promise<void> {
-    await sql(
-      this.dataSource,
-      `DELETE FROM attachments
-       WHERE message_id IS NULL AND created_at < now() - make_interval(hours => $1)`,
-      [hours],
-    );
-  }
 }

@@ -4,6 +4,7 @@ import { randomBase62 } from '../../common/crypto/secrets';
 import { AppError } from '../../common/errors/app-error';
 import { AppConfig } from '../../config/app-config';
 import type { AttachmentDto } from './attachments.dto';
+import { AttachmentsMaintenanceRepository } from './attachments-maintenance.repository';
 import {
   type AttachmentRow,
   AttachmentsRepository,
@@ -42,6 +43,7 @@ export class AttachmentsService {
 
   constructor(
     private readonly attachments: AttachmentsRepository,
+    private readonly maintenance: AttachmentsMaintenanceRepository,
     private readonly config: AppConfig,
   ) {}
 
@@ -116,7 +118,7 @@ export class AttachmentsService {
     const now = Date.now();
     if (now - this.lastPurge < PURGE_EVERY_MS) return;
     this.lastPurge = now;
-    this.attachments.purgeUnsent(UNSENT_RETENTION_HOURS).catch((error: unknown) => {
+    this.maintenance.purgeUnsent(UNSENT_RETENTION_HOURS).catch((error: unknown) => {
       this.logger.warn({ msg: 'unsent attachments not purged', err: String(error) });
     });
   }
