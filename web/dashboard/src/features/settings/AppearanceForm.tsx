@@ -65,9 +65,7 @@ export function AppearanceForm({
               { value: 'left', label: t('settings.appearance.left') },
             ]}
             value={form.position}
-            onChange={(position) =>
-              position && setForm({ ...form, position: position })
-            }
+            onChange={(position) => position && setForm({ ...form, position: position })}
             allowDeselect={false}
             error={errors[`${at}.position`]}
           />
