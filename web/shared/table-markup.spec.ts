@@ -1,4 +1,4 @@
-import { parseBody } from './table-markup';
+import { parseBody, unescapeHtml } from './table-markup';
 
 describe('parseBody', () => {
   it('splits text and table blocks', () => {
@@ -30,5 +30,33 @@ describe('parseBody', () => {
     expect(parseBody('[[table]]{"columns":["a"],"rows":[[{"x":1}]]}[[/table]]')).toEqual([
       { kind: 'table', table: { columns: ['a'], rows: [['{"x":1}']] } },
     ]);
+  });
+});
+
+describe('table blocks of data-lookup rules', () => {
+  it('keep the rule, page, "more" and the row actions', () => {
+    const body =
+      'My orders\n[[table]]{"columns":["id"],"rows":[["7"]],"rule_id":"orders","page":1,"has_more":true,"row_key":"id","actions":[{"id":"track","label":"Track"},{"bad":1}]}[[/table]]';
+    const [, table] = parseBody(body);
+    expect(table).toEqual({
+      kind: 'table',
+      table: {
+        columns: ['id'],
+        rows: [['7']],
+        lookup: {
+          rule_id: 'orders',
+          page: 1,
+          has_more: true,
+          row_key: 'id',
+          actions: [{ id: 'track', label: 'Track' }],
+        },
+      },
+    });
+  });
+
+  it('turn the service escapes of reply text back for display as text', () => {
+    expect(unescapeHtml('Order &lt;7&gt; &amp; &quot;more&quot; &#39;x&#39;')).toBe(
+      'Order <7> & "more" \'x\'',
+    );
   });
 });

@@ -22,7 +22,7 @@ export function clearSessionCookie(response: Response, secure: boolean): void {
 }
 
 /** The session cookie's value, read from the raw header (no cookie-parser needed). */
-export function readSessionCookie(request: Request): string | undefined {
+export function readSessionCookie(request: Pick<Request, 'headers'>): string | undefined {
   const header = request.headers.cookie;
   if (!header) return undefined;
   for (const part of header.split(';')) {

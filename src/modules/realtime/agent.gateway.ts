@@ -11,6 +11,7 @@ import type { Namespace, Socket } from 'socket.io';
 import type { AgentPrincipal } from '../../common/auth/auth.types';
 import { AgentsService } from '../agents/agents.service';
 import { AuthService } from '../auth/auth.service';
+import { readSessionCookie } from '../auth/session-cookie';
 import { messagePush } from '../conversations/chat-pushes';
 import { ConversationsService } from '../conversations/conversations.service';
 import { rooms, RealtimeService } from './realtime.service';
@@ -51,7 +52,7 @@ export class AgentGateway implements OnGatewayInit, OnGatewayDisconnect {
   }
 
   private async authenticate(socket: Socket): Promise<void> {
-    const token = handshakeToken(socket.handshake);
+    const token = handshakeToken(socket.handshake) ?? this.dashboardCookie(socket.handshake);
     const agent = token ? await this.auth.authenticate(token) : undefined;
     if (!agent) throw new Error('no valid agent token');
     (socket.data as { agent?: AgentPrincipal }).agent = agent;
@@ -68,6 +69,18 @@ export class AgentGateway implements OnGatewayInit, OnGatewayDisconnect {
       initialEnd: agent.sessionEndsAt ?? new Date(),
     });
     await this.agents.setPresence(agent.organizationId, agent.userId, 'online');
+  }
+
+  /**
+   * The dashboard's session cookie (HttpOnly, so the page cannot hand it over as `auth.token`),
+   * taken only from a handshake opened by a page of the dashboard's origins (PUBLIC_URL,
+   * DASHBOARD_ORIGINS), as for cookie requests over HTTP: another site's page would otherwise
+   * ride on the agent's cookie (cross-site WebSocket hijacking).
+   */
+  private dashboardCookie(handshake: Socket['handshake']): string | undefined {
+    const origin = handshake.headers.origin;
+    if (!origin || !this.config.agentOrigins.has(origin)) return undefined;
+    return readSessionCookie(handshake);
   }
 
   async handleDisconnect(socket: Socket): Promise<void> {

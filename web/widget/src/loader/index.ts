@@ -1,16 +1,233 @@
-// Placeholder loader: draws the launcher and toggles the frame. Replaced by the real loader.
-const script = document.currentScript as HTMLScriptElement | null;
-const key = script?.dataset.widgetKey ?? '';
-const base = script ? new URL(script.src).origin : '';
-if (key && base) {
-  const button = document.createElement('button');
-  button.type = 'button';
-  button.textContent = 'Open chat';
-  document.body.appendChild(button);
-  button.addEventListener('click', () => {
-    const frame = document.createElement('iframe');
+// The loader a host page includes (`/widget.js`, budget 4 KiB gzipped). It draws the launcher in a
+// shadow root (the host page's CSS cannot reach it), opens the chat frame of the service's origin
+// and relays the `SupportChat(...)` API to it over postMessage, checking origins both ways.
+// Nothing here may throw into the host page: every failure ends in a quiet removal.
+import { LOADER_STYLE } from './style';
+import type { FrameToHost, HostToFrame } from '../shared/protocol';
+
+type Handler = (data?: unknown) => void;
+interface Api {
+  (command: string, ...args: unknown[]): void;
+  q?: ArrayLike<unknown>[];
+  loaded?: boolean;
+}
+
+const EVENTS = ['ready', 'open', 'close', 'message', 'unread'];
+// The frame has this long to say hello; after that the widget removes itself quietly.
+const HELLO_TIMEOUT_MS = 20_000;
+const CHAT_ICON =
+  '<svg width="24" height="24" viewBox="0 0 24 24" aria-hidden="true" fill="currentColor"><path d="M4 4h16a2 2 0 0 1 2 2v10a2 2 0 0 1-2 2H9l-5 4v-4a2 2 0 0 1-2-2V6a2 2 0 0 1 2-2z"/></svg>';
+const CLOSE_ICON =
+  '<svg width="24" height="24" viewBox="0 0 24 24" aria-hidden="true" fill="none" stroke="currentColor" stroke-width="2.5" stroke-linecap="round"><path d="M6 6l12 12M18 6L6 18"/></svg>';
+
+function boot(script: HTMLScriptElement): void {
+  const win = window as unknown as { SupportChat?: Api };
+  const key = script.getAttribute('data-widget-key') ?? '';
+  const service = new URL(script.src, location.href).origin;
+  if (!/^wk_\w+$/.test(key)) return;
+
+  const handlers: Record<string, Handler[]> = {};
+  let readyData: { visitor_uid: string } | undefined;
+  let open = false;
+  let hello = false;
+  let frame: HTMLIFrameElement | undefined;
+  let helloTimer: ReturnType<typeof setTimeout> | undefined;
+  const pending: HostToFrame[] = [];
+  const labels = { open: 'Open chat', close: 'Close chat', unread: '{count} unread' };
+  const storeKey = `support-chat:${key}`;
+  let stored: Record<string, string> = {};
+  try {
+    stored = JSON.parse(localStorage.getItem(storeKey) ?? '{}') as Record<string, string>;
+  } catch {
+    // No storage on the host page either: the session lasts this page.
+  }
+
+  const hostEl = document.createElement('div');
+  hostEl.setAttribute('data-support-chat', '');
+  const root = hostEl.attachShadow({ mode: 'open' });
+  root.innerHTML = `<style>${LOADER_STYLE}</style><div class="w"><div class="f" hidden></div><button type="button" aria-expanded="false" aria-label="Open chat"><span class="i">${CHAT_ICON}</span><span class="l"></span></button><span class="b" role="status"></span></div>`;
+  const wrap = root.querySelector('.w') as HTMLElement;
+  const box = root.querySelector('.f') as HTMLElement;
+  const button = root.querySelector('button') as HTMLButtonElement;
+  const icon = root.querySelector('.i') as HTMLElement;
+  const text = root.querySelector('.l') as HTMLElement;
+  const badge = root.querySelector('.b') as HTMLElement;
+
+  const emit = (event: string, data?: unknown) => {
+    for (const fn of handlers[event] ?? []) {
+      try {
+        fn(data);
+      } catch (error) {
+        setTimeout(() => {
+          throw error;
+        });
+      }
+    }
+  };
+
+  const post = (message: HostToFrame) => {
+    if (hello && frame?.contentWindow) frame.contentWindow.postMessage(message, service);
+    else pending.push(message);
+  };
+
+  const ensureFrame = () => {
+    if (frame) return;
+    frame = document.createElement('iframe');
     frame.title = 'Chat';
-    frame.src = `${base}/widget/frame.html?widget_key=${encodeURIComponent(key)}`;
-    document.body.appendChild(frame);
-  });
+    frame.allow = 'clipboard-write';
+    const params = new URLSearchParams({ widget_key: key, origin: location.origin });
+    const locale = script.getAttribute('data-locale');
+    if (locale) params.set('locale', locale);
+    // The host page's copy of the frame's session, for browsers that refuse the frame storage;
+    // in the fragment, so it never reaches a server log.
+    const copy = JSON.stringify(stored);
+    frame.src = `${service}/widget/frame.html?${params.toString()}${copy === '{}' ? '' : `#${encodeURIComponent(copy)}`}`;
+    box.appendChild(frame);
+    helloTimer = setTimeout(() => {
+      if (!hello) remove();
+    }, HELLO_TIMEOUT_MS);
+  };
+
+  const render = () => {
+    wrap.classList.toggle('open', open);
+    box.hidden = !open;
+    button.setAttribute('aria-expanded', String(open));
+    button.setAttribute('aria-label', open ? labels.close : labels.open);
+    icon.innerHTML = open ? CLOSE_ICON : CHAT_ICON;
+  };
+
+  const setOpen = (next: boolean, fromFrame = false) => {
+    if (next === open) return;
+    open = next;
+    if (open) ensureFrame();
+    render();
+    if (!fromFrame) post({ type: open ? 'open' : 'close' });
+    // Focus moves into the chat (the frame then focuses its message box) and back on close.
+    if (open) frame?.focus();
+    if (!open && fromFrame) button.focus();
+    emit(open ? 'open' : 'close');
+  };
+
+  const onMessage = (event: MessageEvent) => {
+    if (event.origin !== service || !frame || event.source !== frame.contentWindow) return;
+    const data = event.data as FrameToHost | undefined;
+    if (!data || typeof data !== 'object') return;
+    switch (data.type) {
+      case 'hello':
+        hello = true;
+        clearTimeout(helloTimer);
+        for (const message of pending.splice(0)) post(message);
+        break;
+      case 'ready':
+        readyData = { visitor_uid: data.visitor_uid };
+        emit('ready', readyData);
+        break;
+      case 'config':
+        button.style.setProperty('--c', data.color);
+        wrap.classList.toggle('left', data.position === 'left');
+        text.textContent = data.launcher_label;
+        Object.assign(labels, data.labels);
+        render();
+        break;
+      case 'unread':
+        badge.textContent = data.count > 0 ? String(data.count) : '';
+        badge.setAttribute(
+          'aria-label',
+          data.count > 0 ? labels.unread.replace('{count}', String(data.count)) : '',
+        );
+        emit('unread', { count: data.count });
+        break;
+      case 'message':
+        emit('message', data.message);
+        break;
+      case 'close':
+        setOpen(false, true);
+        break;
+      case 'store':
+        for (const [name, value] of Object.entries(data.values)) {
+          if (value === null) delete stored[name];
+          else stored[name] = value;
+        }
+        try {
+          localStorage.setItem(storeKey, JSON.stringify(stored));
+        } catch {
+          // Kept for this page only.
+        }
+        break;
+      case 'bye':
+        try {
+          localStorage.removeItem(storeKey);
+        } catch {
+          // Nothing was kept.
+        }
+        remove();
+        break;
+    }
+  };
+
+  const remove = () => {
+    window.removeEventListener('message', onMessage);
+    clearTimeout(helloTimer);
+    hostEl.remove();
+    frame = undefined;
+  };
+
+  const api: Api = (command, ...args) => {
+    switch (command) {
+      case 'open':
+      case 'close':
+        setOpen(command === 'open');
+        break;
+      case 'toggle':
+        setOpen(!open);
+        break;
+      case 'shutdown':
+        if (frame && hello) {
+          post({ type: 'shutdown' });
+          setTimeout(remove, 1000);
+        } else remove();
+        delete win.SupportChat;
+        break;
+      case 'identify': {
+        const person = (args[0] ?? {}) as Record<string, unknown>;
+        const pick = (name: string) =>
+          typeof person[name] === 'string' ? person[name] : undefined;
+        post({ type: 'identify', name: pick('name'), email: pick('email'), phone: pick('phone') });
+        ensureFrame();
+        break;
+      }
+      case 'on': {
+        const [event, fn] = args as [string, Handler];
+        if (!EVENTS.includes(event) || typeof fn !== 'function') return;
+        (handlers[event] ??= []).push(fn);
+        if (event === 'ready' && readyData) fn(readyData);
+        break;
+      }
+    }
+  };
+  api.loaded = true;
+
+  const queued = win.SupportChat?.q ?? [];
+  win.SupportChat = api;
+  window.addEventListener('message', onMessage);
+  button.addEventListener('click', () => setOpen(!open));
+  document.body.appendChild(hostEl);
+  for (const args of queued) api(...(Array.from(args) as [string, ...unknown[]]));
+  // The frame (session, unread count, `ready`) loads when the host page is idle, never before it.
+  const idle = (window as { requestIdleCallback?: (fn: () => void) => void }).requestIdleCallback;
+  if (idle) idle(ensureFrame);
+  else setTimeout(ensureFrame, 500);
+}
+
+try {
+  const script =
+    (document.currentScript as HTMLScriptElement | null) ??
+    document.querySelector<HTMLScriptElement>('script[data-widget-key]');
+  const existing = (window as unknown as { SupportChat?: Api }).SupportChat;
+  if (script && !existing?.loaded) {
+    if (document.body) boot(script);
+    else document.addEventListener('DOMContentLoaded', () => boot(script));
+  }
+} catch {
+  // A widget that cannot start stays away; the host page is never disturbed.
 }

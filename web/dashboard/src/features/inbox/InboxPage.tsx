@@ -1,6 +1,140 @@
-import { Title } from '@mantine/core';
+import { Center, Group, NativeSelect, Stack, Text, Title } from '@mantine/core';
+import { useHotkeys } from '@mantine/hooks';
+import { IconMessageCircle } from '@tabler/icons-react';
+import { useNavigate, useParams, useSearchParams } from 'react-router';
+import {
+  type InboxView,
+  useConversation,
+  useConversations,
+  useLabels,
+  useMe,
+  useSites,
+  useTeam,
+} from '../../api/queries';
 import { t } from '../../i18n';
+import { ConversationList } from './ConversationList';
+import { ConversationView } from './ConversationView';
+import classes from './inbox.module.css';
+import { InstallWidget } from './InstallWidget';
+import { VisitorPanel } from './VisitorPanel';
+
+const VIEWS = ['all', 'mine', 'unassigned', 'missed', 'closed'] as const;
+
+function parseView(value: string | null): InboxView {
+  if (value?.startsWith('site:')) return { kind: 'site', siteId: Number(value.slice(5)) };
+  if (value?.startsWith('label:')) return { kind: 'label', label: value.slice(6) };
+  const kind = VIEWS.find((v) => v === value) ?? 'all';
+  return { kind };
+}
+
+function viewValue(view: InboxView): string {
+  if (view.kind === 'site') return `site:${view.siteId}`;
+  if (view.kind === 'label') return `label:${view.label}`;
+  return view.kind;
+}
 
 export default function InboxPage() {
-  return <Title order={1}>{t('inbox.title')}</Title>;
+  const params = useParams();
+  const navigate = useNavigate();
+  const [searchParams] = useSearchParams();
+  const view = parseView(searchParams.get('view'));
+  const search = searchParams.get('view') ? `?view=${encodeURIComponent(viewValue(view))}` : '';
+  const selectedId = params.conversationId ? Number(params.conversationId) : undefined;
+
+  const me = useMe().data?.user;
+  const team = useTeam().data ?? [];
+  const sites = useSites().data ?? [];
+  const labels = useLabels().data ?? [];
+  const list = useConversations(view);
+  const everything = useConversations({ kind: 'all' });
+  const selected = useConversation(selectedId);
+
+  const move = (step: number) => {
+    const items = list.data ?? [];
+    if (!items.length) return;
+    const index = items.findIndex((c) => c.id === selectedId);
+    const next = items[Math.min(items.length - 1, Math.max(0, index + step))] ?? items[0];
+    void navigate(`/inbox/${next.id}${search}`);
+  };
+  useHotkeys([
+    ['j', () => move(1)],
+    ['k', () => move(-1)],
+  ]);
+
+  const firstRun = everything.data?.length === 0 && sites[0];
+
+  return (
+    <div className={classes.layout}>
+      <div className={classes.column}>
+        <Stack gap="xs" p="md" pb="xs">
+          <Group justify="space-between">
+            <Title order={1} size="h3">
+              {t('inbox.title')}
+            </Title>
+          </Group>
+          <NativeSelect
+            label={t('inbox.view')}
+            size="sm"
+            value={viewValue(view)}
+            onChange={(event) =>
+              void navigate(`/inbox?view=${encodeURIComponent(event.currentTarget.value)}`)
+            }
+          >
+            <optgroup label={t('inbox.view.group.views')}>
+              {(['mine', 'unassigned', 'all', 'missed', 'closed'] as const).map((kind) => (
+                <option key={kind} value={kind}>
+                  {t(`inbox.view.${kind}`)}
+                </option>
+              ))}
+            </optgroup>
+            {labels.length > 0 && (
+              <optgroup label={t('inbox.view.group.labels')}>
+                {labels.map((label) => (
+                  <option key={label.id} value={`label:${label.name}`}>
+                    {t('inbox.view.label', { name: label.name })}
+                  </option>
+                ))}
+              </optgroup>
+            )}
+            {sites.length > 0 && (
+              <optgroup label={t('inbox.view.group.sites')}>
+                {sites.map((site) => (
+                  <option key={site.id} value={`site:${site.id}`}>
+                    {t('inbox.view.site', { name: site.name })}
+                  </option>
+                ))}
+              </optgroup>
+            )}
+          </NativeSelect>
+        </Stack>
+        <ConversationList
+          conversations={list.data}
+          loading={list.isPending}
+          error={list.isError}
+          selectedId={selectedId}
+          search={search}
+        />
+      </div>
+      <div className={classes.column} style={{ background: 'var(--mantine-color-gray-0)' }}>
+        {selectedId !== undefined && me ? (
+          <ConversationView key={selectedId} id={selectedId} me={me} team={team} />
+        ) : firstRun ? (
+          <Center style={{ flex: 1 }} p="xl">
+            <InstallWidget site={firstRun} />
+          </Center>
+        ) : (
+          <Center style={{ flex: 1 }}>
+            <Stack align="center" gap={4} c="dimmed">
+              <IconMessageCircle size={40} stroke={1.3} aria-hidden />
+              <Text fw={600}>{t('inbox.pick.title')}</Text>
+              <Text size="sm">{t('inbox.pick.hint')}</Text>
+            </Stack>
+          </Center>
+        )}
+      </div>
+      <aside className={classes.panel} aria-label={t('inbox.panel.title')}>
+        {selected.data && <VisitorPanel conversation={selected.data} sites={sites} />}
+      </aside>
+    </div>
+  );
 }

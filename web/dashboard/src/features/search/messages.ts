@@ -1,3 +1,15 @@
 export const searchMessages = {
   'search.title': 'Search',
+  'search.field': 'Search text',
+  'search.placeholder': 'Words from a message, a visitor’s name or email, a ticket number…',
+  'search.type': 'Search in',
+  'search.type.messages': 'Messages',
+  'search.type.visitors': 'Visitors',
+  'search.type.tickets': 'Tickets',
+  'search.submit': 'Search',
+  'search.results': 'Results',
+  'search.count': '{count} found',
+  'search.empty': 'Nothing found for “{q}”.',
+  'search.hint': 'Type at least two characters, then press Enter.',
+  'search.error': 'The search failed: {message}',
 } as const;

@@ -1,6 +1,12 @@
-import { Title } from '@mantine/core';
-import { t } from '../../i18n';
+import { Route, Routes } from 'react-router';
+import { TicketDetail } from './TicketDetail';
+import { TicketList } from './TicketList';
 
 export default function TicketsPage() {
-  return <Title order={1}>{t('tickets.title')}</Title>;
+  return (
+    <Routes>
+      <Route index element={<TicketList />} />
+      <Route path=":ticketId" element={<TicketDetail />} />
+    </Routes>
+  );
 }

@@ -1,0 +1,387 @@
+import net, { type AddressInfo } from 'node:net';
+import type { Page } from 'playwright-core';
+import request from 'supertest';
+import { addMember, uniqueEmail } from '../factories/identity';
+import { type AppProcess, eventually, startApp } from '../utils/app-process';
+import {
+  browserAvailable,
+  launchBrowser,
+  seriousAxeViolations,
+  type TestBrowser,
+} from '../utils/browser';
+import { createTestDatabase, dropTestDatabase } from '../utils/database';
+import { connect, type TestSocket } from '../utils/sockets';
+
+async function freePort(): Promise<number> {
+  const server = net.createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+const describeIfBrowser = browserAvailable() ? describe : describe.skip;
+
+interface Session {
+  visitor_uid: string;
+  session_token: string;
+  conversation_id: number;
+}
+
+/**
+ * A day at the desk in the agent dashboard: an owner registers, installs the widget, a visitor
+ * writes and the agent hears it and answers live, and a ticket is worked to resolved.
+ */
+describeIfBrowser('the agent dashboard: inbox and tickets', () => {
+  let databaseUrl: string;
+  let app: AppProcess;
+  let browser: TestBrowser;
+  let service: string;
+  let page: Page;
+  const sockets: TestSocket[] = [];
+  const owner = { email: uniqueEmail('owner'), password: 'correct horse battery', token: '' };
+  let widgetKey = '';
+  let session: Session;
+
+  const agentApi = () => ({ Authorization: `Bearer ${owner.token}` });
+  const noSeriousViolations = async () =>
+    expect(JSON.stringify(await seriousAxeViolations(page), null, 1)).toBe('[]');
+  const visitorSays = async (body: string) =>
+    (
+      await request(app.url)
+        .post('/api/widget/messages')
+        .send({ widget_key: widgetKey, visitor_uid: session.visitor_uid, body })
+        .expect(201)
+    ).body as { id: number };
+
+  beforeAll(async () => {
+    databaseUrl = await createTestDatabase();
+    // The browser talks to the service directly (the validating proxy carries no WebSocket), at
+    // its PUBLIC_URL: cookie requests (and the cookie's socket) must come from that origin.
+    const port = await freePort();
+    service = `http://127.0.0.1:${port}`;
+    app = await startApp({ DATABASE_URL: databaseUrl, PORT: String(port), PUBLIC_URL: service });
+    browser = await launchBrowser({ viewport: { width: 1440, height: 900 } });
+    page = await browser.newPage();
+  });
+
+  afterAll(async () => {
+    for (const socket of sockets) socket.close();
+    await browser?.close();
+    await app?.stop();
+    await dropTestDatabase(databaseUrl);
+  });
+
+  it('sends a visitor without a session to the login page, which passes axe', async () => {
+    await page.goto(`${service}/inbox`);
+    await page.getByRole('button', { name: 'Log in' }).waitFor();
+    expect(new URL(page.url()).pathname).toBe('/login');
+    await noSeriousViolations();
+  });
+
+  it('registers an organization and guides the owner to install the widget', async () => {
+    await page.getByRole('link', { name: 'Create an organization' }).click();
+    await page.getByLabel('Organization name').fill('Acme Desk');
+    await page.getByLabel('Your name').fill('Olivia Owner');
+    await page.getByLabel('Email', { exact: true }).fill(owner.email);
+    await page.getByLabel('Password', { exact: true }).fill(owner.password);
+    await noSeriousViolations();
+    await page.getByRole('button', { name: 'Create organization' }).click();
+
+    await page.getByRole('heading', { name: 'Install the chat widget' }).waitFor();
+    const snippet = await page.getByLabel('Widget snippet').textContent();
+    widgetKey = /data-widget-key="([^"]+)"/.exec(snippet ?? '')?.[1] ?? '';
+    expect(widgetKey).not.toBe('');
+    expect(snippet).toContain(`${service}/widget.js`);
+    await expect(
+      page.getByRole('link', { name: 'Try it on the demo page' }).getAttribute('href'),
+    ).resolves.toBe(`/demo?widget_key=${widgetKey}`);
+    await page.getByRole('button', { name: 'Copy snippet' }).waitFor();
+    await page.getByRole('button', { name: 'Account menu for Olivia Owner' }).waitFor();
+    await noSeriousViolations();
+
+    const login = await request(app.url)
+      .post('/api/agent/auth/login')
+      .send({ email: owner.email, password: owner.password })
+      .expect(200);
+    owner.token = (login.body as { token: string }).token;
+  });
+
+  it('hears a visitor live, notifies, and answers with Enter', async () => {
+    // The live channel is up before anything happens (no refresh is ever needed).
+    await page.getByRole('status').filter({ hasText: 'Live' }).waitFor();
+    session = (
+      await request(app.url)
+        .post('/api/widget/init')
+        .send({ widget_key: widgetKey, visitor_name: 'Walter Visitor' })
+        .expect(200)
+    ).body as Session;
+    const widget = await connect(service, '/widget', session.session_token);
+    sockets.push(widget);
+
+    await visitorSays('Hello, where is my order?');
+    const item = page.getByRole('link', { name: /Walter Visitor/ });
+    await item.waitFor({ timeout: 10_000 });
+    // Unread in the list and in the tab title.
+    await page.getByText('1 unread').waitFor();
+    await eventually(async () => (await page.title()).startsWith('(1)'));
+
+    await item.click();
+    const log = page.getByRole('log', { name: 'Messages' });
+    await log.getByText('Hello, where is my order?').waitFor();
+    await eventually(async () => !(await page.title()).startsWith('('));
+    // Reading it told the visitor (read receipt).
+    await widget.next('read', (r: { reader?: string }) => r.reader === 'agent');
+
+    // The visitor types, then writes again: both show up without a reload.
+    await widget.ask('typing', { is_typing: true });
+    await page.getByText('Walter Visitor is typing…').waitFor();
+    await visitorSays('It was order 1234.');
+    await log.getByText('It was order 1234.').waitFor();
+
+    // A canned response: `/ship` offers it, Tab inserts it, Enter then sends it.
+    await request(app.url)
+      .post('/api/agent/canned-responses')
+      .set(agentApi())
+      .send({ shortcut: 'shipping', body: 'Parcels leave our warehouse within two days.' })
+      .expect(201);
+    const reply = page.getByRole('textbox', { name: 'Reply' });
+    await reply.fill('/ship');
+    const canned = page.getByRole('group', { name: 'Canned responses' });
+    await canned.getByText('Parcels leave our warehouse within two days.').waitFor();
+    await reply.press('Tab');
+    await expect(reply.inputValue()).resolves.toBe('Parcels leave our warehouse within two days.');
+    await reply.press('Enter');
+    await widget.next(
+      'message.created',
+      (m: { body?: string }) => m.body === 'Parcels leave our warehouse within two days.',
+    );
+
+    // The agent types (the visitor sees it) and sends with Enter.
+    await reply.fill('Let me check that for you.');
+    await reply.press('Space');
+    await widget.next('typing', (t: { is_typing?: boolean }) => t.is_typing === true);
+    await reply.press('Enter');
+    const answer = await widget.next<{ id: number; body: string; sender_type: string }>(
+      'message.created',
+      (m) => m.sender_type === 'agent',
+    );
+    expect(answer.body).toBe('Let me check that for you.');
+    await log.getByText('Let me check that for you.').waitFor();
+    await expect(reply.inputValue()).resolves.toBe('');
+    // The visitor reads it: the agent sees "Seen".
+    await widget.ask('read', { conversation_id: session.conversation_id, message_id: answer.id });
+    await log.getByText('Seen').waitFor();
+
+    // A private note: shown to agents, never to the visitor (socket or HTTP).
+    await page.getByText('Private note', { exact: true }).click();
+    const noteBox = page.getByRole('textbox', { name: 'Private note' });
+    await noteBox.fill('Regular customer, be generous.');
+    await noteBox.press('Enter');
+    await log.getByText('Regular customer, be generous.').waitFor();
+    await page.getByText('Reply', { exact: true }).click();
+    await reply.fill('Anything else?');
+    await reply.press('Enter');
+    await widget.next('message.created', (m: { body?: string }) => m.body === 'Anything else?');
+    const seenByVisitor = await request(app.url)
+      .get(`/api/widget/messages?widget_key=${widgetKey}&visitor_uid=${session.visitor_uid}`)
+      .expect(200);
+    const bodies = (seenByVisitor.body as { data: { body: string }[] }).data.map((m) => m.body);
+    expect(bodies).toContain('Anything else?');
+    expect(bodies).not.toContain('Regular customer, be generous.');
+    expect(widget.received<{ body?: string }>('message.created').map((m) => m.body)).not.toContain(
+      'Regular customer, be generous.',
+    );
+    await noSeriousViolations();
+    await page.screenshot({ path: 'docs/dashboard-inbox.png' });
+  });
+
+  it('assigns the conversation to a teammate and to oneself, and closes it by keyboard', async () => {
+    const teammate = await addMember(app.url, owner.token, 'agent');
+    await page.reload();
+    await page.getByRole('button', { name: 'Assign' }).click();
+    await page.getByRole('menuitem', { name: 'Assign to agent member' }).click();
+    await page.getByText('Assigned to agent member').waitFor();
+    const detail = await request(app.url)
+      .get(`/api/agent/conversations/${session.conversation_id}`)
+      .set(agentApi())
+      .expect(200);
+    expect((detail.body as { data: { assigned_agent_id: number } }).data.assigned_agent_id).toBe(
+      teammate.id,
+    );
+
+    // Keyboard: `a` takes it, `?` lists the shortcuts, `c` closes it.
+    await page.getByRole('log', { name: 'Messages' }).click();
+    await page.keyboard.press('a');
+    await page.getByText('Assigned to Olivia Owner').waitFor();
+    await page.keyboard.press('Shift+?');
+    const sheet = page.getByRole('dialog', { name: 'Keyboard shortcuts' });
+    await sheet.getByText('Next conversation').waitFor();
+    await page.keyboard.press('Escape');
+    await sheet.waitFor({ state: 'hidden' });
+    await page.keyboard.press('c');
+    await page.getByText('This conversation is closed.').waitFor();
+
+    await page.getByLabel('View').selectOption('closed');
+    await page.getByRole('link', { name: /Walter Visitor/ }).waitFor();
+    await page.getByLabel('View').selectOption('unassigned');
+    await page.getByText('No conversations here.').waitFor();
+  });
+
+  it('works a ticket from creation to resolved, with an internal note', async () => {
+    await page.getByRole('link', { name: 'Tickets' }).click();
+    await page.getByRole('heading', { name: 'Tickets', level: 1 }).waitFor();
+    await page.getByText('No tickets match.').waitFor();
+    await noSeriousViolations();
+
+    await page.getByRole('button', { name: 'New ticket' }).click();
+    const dialog = page.getByRole('dialog', { name: 'New ticket' });
+    await dialog.getByLabel('Subject').fill('Order 1234 never arrived');
+    await dialog.getByLabel('Description').fill('Walter says the parcel is missing.');
+    await dialog.getByLabel('Priority').selectOption('high');
+    await dialog.getByLabel('Customer email').fill('walter@example.com');
+    await noSeriousViolations();
+    await dialog.getByRole('button', { name: 'Create ticket' }).click();
+
+    await page.getByRole('heading', { name: 'Order 1234 never arrived' }).waitFor();
+    await page.getByText('Internal note', { exact: true }).click();
+    await page.getByLabel('Comment', { exact: true }).fill('Courier says it is in the depot.');
+    await page.getByRole('button', { name: 'Add comment' }).click();
+    const comments = page.getByRole('log', { name: 'Comments' });
+    await comments.getByText('Courier says it is in the depot.').waitFor();
+    await page.getByText('Reply to customer', { exact: true }).click();
+    await page.getByLabel('Comment', { exact: true }).fill('Your parcel is on its way again.');
+    await page.getByRole('button', { name: 'Add comment' }).click();
+    await comments.getByText('Your parcel is on its way again.').waitFor();
+
+    await page.getByLabel('Status', { exact: true }).selectOption('resolved');
+    await page.getByLabel('Assignee').selectOption({ label: 'Olivia Owner' });
+    await eventually(async () => {
+      const list = await request(app.url)
+        .get('/api/agent/tickets?status=resolved')
+        .set(agentApi())
+        .expect(200);
+      const rows = (list.body as { data: { subject: string; assigned_agent_id: number }[] }).data;
+      return rows.length === 1 && rows[0].assigned_agent_id !== null;
+    });
+    const id = /\/tickets\/(\d+)/.exec(page.url())?.[1];
+    const ticket = await request(app.url).get(`/api/agent/tickets/${id}`).set(agentApi());
+    const body = ticket.body as {
+      data: {
+        status: string;
+        priority: string;
+        comments: { body: string; is_internal: boolean }[];
+      };
+    };
+    expect(body.data).toMatchObject({ status: 'resolved', priority: 'high' });
+    expect(body.data.comments.map((c) => [c.body, c.is_internal])).toEqual(
+      expect.arrayContaining([
+        ['Courier says it is in the depot.', true],
+        ['Your parcel is on its way again.', false],
+      ]),
+    );
+    await noSeriousViolations();
+
+    // The list filters by status and finds it by number or subject.
+    await page.getByRole('link', { name: 'All tickets' }).click();
+    await page.getByLabel('Status', { exact: true }).selectOption('resolved');
+    await page.getByRole('link', { name: 'Order 1234 never arrived' }).waitFor();
+    await page.getByLabel('Search by number or subject').fill('nothing like it');
+    await page.getByText('No tickets match.').waitFor();
+    await page.getByLabel('Search by number or subject').fill('1234');
+    await page.getByRole('link', { name: 'Order 1234 never arrived' }).waitFor();
+  });
+
+  it('logs out, and logs in again with the Email and Password fields', async () => {
+    await page.getByRole('button', { name: 'Account menu for Olivia Owner' }).click();
+    await page.getByRole('menuitem', { name: 'Log out' }).click();
+    await page.getByRole('button', { name: 'Log in' }).waitFor();
+    await page.goto(`${service}/tickets`);
+    await page.getByRole('button', { name: 'Log in' }).waitFor();
+
+    await page.getByLabel('Email', { exact: true }).fill(owner.email);
+    await page.getByLabel('Password', { exact: true }).fill('not the password');
+    await page.getByRole('button', { name: 'Log in' }).click();
+    await page.getByRole('alert').waitFor();
+    await page.getByLabel('Password', { exact: true }).fill(owner.password);
+    await page.getByRole('button', { name: 'Log in' }).click();
+    await page.getByRole('heading', { name: 'Tickets', level: 1 }).waitFor();
+    expect(new URL(page.url()).pathname).toBe('/tickets');
+  });
+
+  it('assigns a new chat automatically and filters the inbox by label', async () => {
+    await request(app.url)
+      .patch('/api/agent/organization')
+      .set(agentApi())
+      .send({ auto_assignment: { enabled: true, capacity: 5 } })
+      .expect(200);
+    await page.goto(`${service}/inbox`);
+    await page.getByRole('status').filter({ hasText: 'Live' }).waitFor();
+    await visitorSays('Thanks, one more question about shipping.');
+    const latest = await eventually(async () => {
+      const list = await request(app.url)
+        .get('/api/agent/conversations?assigned_agent_id=me')
+        .set(agentApi())
+        .expect(200);
+      const rows = (list.body as { data: { id: number; status: string }[] }).data;
+      return rows.find((c) => c.status !== 'closed');
+    });
+    await page.getByLabel('View').selectOption('mine');
+    await page
+      .getByRole('link', { name: /Walter Visitor/ })
+      .first()
+      .click();
+    await page.getByText('Assigned to Olivia Owner').waitFor();
+    await page.getByRole('log', { name: 'Messages' }).getByText('one more question').waitFor();
+
+    const label = await request(app.url)
+      .post('/api/agent/labels')
+      .set(agentApi())
+      .send({ name: 'shipping', color: '#1f6feb' })
+      .expect(201);
+    await request(app.url)
+      .put(`/api/agent/conversations/${latest.id}/labels`)
+      .set(agentApi())
+      .send({ label_ids: [(label.body as { data: { id: number } }).data.id] })
+      .expect(200);
+    await page.reload();
+    const visitorLinks = page.getByRole('link', { name: /Walter Visitor/ });
+    await page.getByLabel('View').selectOption({ label: 'Label: shipping' });
+    await visitorLinks.first().waitFor();
+    await expect(visitorLinks.getAttribute('href')).resolves.toBe(
+      `/inbox/${latest.id}?view=label%3Ashipping`,
+    );
+    await page.getByLabel('View').selectOption('closed');
+    await page.getByRole('link', { name: /Walter Visitor.*Closed/ }).waitFor();
+    await expect(visitorLinks.count()).resolves.toBe(1);
+    await noSeriousViolations();
+  });
+
+  it('finds a message with the search page', async () => {
+    await page.getByRole('link', { name: 'Search' }).click();
+    await page.getByLabel('Search text').fill('order 1234');
+    await page.getByLabel('Search text').press('Enter');
+    const results = page.getByRole('region', { name: 'Results' });
+    await results.getByText('It was order 1234.').waitFor();
+    await noSeriousViolations();
+    await page.getByRole('radio', { name: 'Tickets' }).focus();
+    await page.keyboard.press('ArrowRight');
+    await page.getByText('Tickets', { exact: true }).last().click();
+    await results.getByRole('link', { name: /Order 1234 never arrived/ }).click();
+    await page.getByRole('heading', { name: 'Order 1234 never arrived' }).waitFor();
+  });
+
+  it('changes the password on the account page', async () => {
+    await page.getByRole('button', { name: 'Account menu for Olivia Owner' }).click();
+    await page.getByRole('menuitem', { name: 'Account and password' }).click();
+    await page.getByLabel('Current password').fill(owner.password);
+    await page.getByLabel('New password').fill('a much newer passphrase');
+    await noSeriousViolations();
+    await page.getByRole('button', { name: 'Change password' }).click();
+    await page.getByText('Your password was changed.', { exact: false }).waitFor();
+    await request(app.url)
+      .post('/api/agent/auth/login')
+      .send({ email: owner.email, password: 'a much newer passphrase' })
+      .expect(200);
+  });
+});

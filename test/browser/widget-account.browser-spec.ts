@@ -1,0 +1,202 @@
+import type { FrameLocator, Page } from 'playwright-core';
+import type { Pool } from 'pg';
+import request from 'supertest';
+import { registerOrganization as register, type Registered } from '../factories/identity';
+import { type AppProcess, startApp } from '../utils/app-process';
+import {
+  browserAvailable,
+  hostPage,
+  launchBrowser,
+  startHostSite,
+  type TestBrowser,
+} from '../utils/browser';
+import { dataLookupClient } from '../utils/data-lookup-client';
+import { createTestDatabase, dropTestDatabase, pool } from '../utils/database';
+import {
+  ADA,
+  createOwnerDatabase,
+  type OwnerDatabase,
+  shopSettings,
+} from '../utils/owner-database';
+import { codeOf, type SmtpCapture, startSmtp } from '../utils/smtp';
+
+const describeIfBrowser = browserAvailable() ? describe : describe.skip;
+
+/** A new organization whose owner is online (else the widget offers the offline form). */
+async function registerOrganization(appUrl: string, name?: string): Promise<Registered> {
+  const org = await register(appUrl, name);
+  await request(appUrl)
+    .patch('/api/agent/presence')
+    .set('Authorization', `Bearer ${org.token}`)
+    .send({ status: 'online' })
+    .expect(200);
+  return org;
+}
+
+/**
+ * The widget's account features in a real browser: login with the code mailed through a real SMTP
+ * server, the record search and keyword replies over a real second PostgreSQL database (the
+ * owner's shop), and booking an appointment.
+ */
+describeIfBrowser('the widget menu: account login, record search, lookup tables, booking', () => {
+  let databaseUrl: string;
+  let app: AppProcess;
+  let browser: TestBrowser;
+  let service: string;
+  let smtp: SmtpCapture;
+  let owner: OwnerDatabase;
+  let db: Pool;
+
+  beforeAll(async () => {
+    smtp = await startSmtp();
+    owner = await createOwnerDatabase();
+    databaseUrl = await createTestDatabase();
+    app = await startApp({
+      DATABASE_URL: databaseUrl,
+      SMTP_URL: smtp.url,
+      MAIL_FROM: 'shop@example.test',
+    });
+    db = pool(databaseUrl);
+    service = `http://127.0.0.1:${app.port}`;
+    browser = await launchBrowser();
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await db?.end();
+    await app?.stop();
+    await dropTestDatabase(databaseUrl);
+    await owner?.drop();
+    await smtp?.close();
+  });
+
+  async function openWidget(
+    org: Registered,
+  ): Promise<{ page: Page; frame: FrameLocator; close(): Promise<void> }> {
+    const site = await startHostSite({ '/': hostPage(service, org.site.widget_key) });
+    const page = await browser.newPage();
+    await page.goto(site.url);
+    await page.getByRole('button', { name: 'Open chat' }).click({ timeout: 15_000 });
+    const frame = page.frameLocator('iframe[title="Chat"]');
+    await frame.getByRole('textbox', { name: 'Message' }).waitFor({ timeout: 15_000 });
+    return {
+      page,
+      frame,
+      async close() {
+        await page.close();
+        await site.close();
+      },
+    };
+  }
+
+  const openMenu = async (frame: FrameLocator, item: string) => {
+    await frame.getByRole('button', { name: 'More options' }).click();
+    await frame
+      .getByRole('navigation', { name: 'More options' })
+      .getByRole('button', { name: item })
+      .click();
+  };
+
+  it('logs in with the mailed code, searches records, pages a keyword reply table and runs a row action, logs out', async () => {
+    const org = await registerOrganization(app.url, 'Shop');
+    await dataLookupClient(app.url).setUp(
+      org,
+      shopSettings(owner.readerUrl, { require_otp: true }),
+    );
+    const widget = await openWidget(org);
+    const { frame } = widget;
+    try {
+      await openMenu(frame, 'Log in to your account');
+      await frame.getByRole('textbox', { name: 'Email or mobile number' }).fill(ADA.mobile);
+      await frame.getByRole('button', { name: 'Continue' }).click();
+      const codeBox = frame.getByRole('textbox', { name: '6-digit code' });
+      await codeBox.waitFor();
+      // The code goes to the account's email, whatever identifier was typed.
+      const mail = await smtp.next(ADA.email);
+      await codeBox.fill(codeOf(mail));
+      await frame.getByRole('button', { name: 'Verify' }).click();
+      await frame
+        .getByRole('status')
+        .filter({ hasText: `Logged in as ${ADA.mobile}` })
+        .waitFor();
+
+      await frame.getByRole('button', { name: 'Back to chat' }).click();
+      await openMenu(frame, 'Find a payment');
+      await frame.getByRole('textbox', { name: 'Transaction ID' }).fill('TXN-A2');
+      await frame.getByRole('button', { name: 'Search' }).click();
+      const results = frame.getByRole('region', { name: 'Find a payment' });
+      await results.getByRole('table').waitFor();
+      expect(await results.getByRole('cell', { name: 'TXN-A2', exact: true }).count()).toBe(1);
+      expect(await results.getByRole('columnheader', { name: 'amount' }).count()).toBe(1);
+      expect(await results.getByRole('row').count()).toBe(2);
+
+      // A keyword gets the rule's first page as a bot reply table, "more" the next page.
+      await frame.getByRole('button', { name: 'Back to chat' }).click();
+      const box = frame.getByRole('textbox', { name: 'Message' });
+      await box.fill('Where are my orders?');
+      await box.press('Enter');
+      const log = frame.getByRole('log', { name: 'Messages' });
+      const firstPage = log.getByRole('table');
+      await firstPage.waitFor({ timeout: 15_000 });
+      expect(await firstPage.getByRole('row').count()).toBe(4);
+      await frame.getByRole('button', { name: 'Show more' }).first().click();
+      await frame.getByRole('cell', { name: '4', exact: true }).waitFor();
+      await frame.getByRole('button', { name: 'Track 7' }).click();
+      await frame.getByText('Order 7 is packed.').waitFor();
+
+      await openMenu(frame, 'Log in to your account');
+      await frame.getByRole('button', { name: 'Log out' }).click();
+      await frame.getByRole('textbox', { name: 'Email or mobile number' }).waitFor();
+    } finally {
+      await widget.close();
+    }
+  });
+
+  it('books a free slot of a day and confirms it with the formatted time', async () => {
+    const org = await registerOrganization(app.url, 'Clinic');
+    const widget = await openWidget(org);
+    const { frame } = widget;
+    try {
+      await openMenu(frame, 'Book a time');
+      const day = frame.getByRole('combobox', { name: 'Day' });
+      await day.waitFor();
+      const days = await day
+        .locator('option')
+        .evaluateAll((options) =>
+          options.map((option) => (option as unknown as { value: string }).value),
+        );
+      expect(days).toHaveLength(14);
+      // The first day with a free slot (weekends and today's past hours have none).
+      const slots = frame.getByRole('group', { name: /Available times/ });
+      for (const value of days) {
+        await day.selectOption(value);
+        await slots
+          .getByRole('radio')
+          .first()
+          .or(slots.getByText('No free times on this day.'))
+          .waitFor();
+        if ((await slots.getByRole('radio').count()) > 0) break;
+      }
+      await slots.getByRole('radio').first().check();
+      await frame.getByRole('textbox', { name: 'Name' }).fill('Grace Hopper');
+      await frame.getByRole('textbox', { name: 'Email' }).fill('grace@example.test');
+      await frame.getByRole('button', { name: 'Book' }).click();
+      const confirmed = frame.getByRole('status').filter({ hasText: 'Booked:' });
+      await confirmed.waitFor();
+      const { rows } = await db.query<{
+        visitor_name: string;
+        visitor_email: string;
+        status: string;
+      }>(
+        `SELECT visitor_name, visitor_email, status FROM appointments WHERE organization_id = $1`,
+        [org.organization.id],
+      );
+      expect(rows).toEqual([
+        { visitor_name: 'Grace Hopper', visitor_email: 'grace@example.test', status: 'confirmed' },
+      ]);
+      expect(await confirmed.textContent()).toMatch(/\(UTC\)/);
+    } finally {
+      await widget.close();
+    }
+  });
+});

@@ -1,0 +1,656 @@
+import { readFileSync } from 'node:fs';
+import type { FrameLocator, Page } from 'playwright-core';
+import request from 'supertest';
+import { registerOrganization as register, type Registered } from '../factories/identity';
+import { type AppProcess, eventually, startApp } from '../utils/app-process';
+import {
+  browserAvailable,
+  hostPage,
+  launchBrowser,
+  seriousAxeViolations,
+  startHostSite,
+  type TestBrowser,
+} from '../utils/browser';
+import type { Pool } from 'pg';
+import { createTestDatabase, dropTestDatabase, pool } from '../utils/database';
+import { connect, type TestSocket } from '../utils/sockets';
+
+const describeIfBrowser = browserAvailable() ? describe : describe.skip;
+
+/** A new organization whose owner is online (else the widget offers the offline form). */
+async function registerOrganization(appUrl: string, name?: string): Promise<Registered> {
+  const org = await register(appUrl, name);
+  await request(appUrl)
+    .patch('/api/agent/presence')
+    .set('Authorization', `Bearer ${org.token}`)
+    .send({ status: 'online' })
+    .expect(200);
+  return org;
+}
+
+// The queue stub a site puts before the snippet: calls made before widget.js runs are kept.
+const STUB = `<script>window.SupportChat=window.SupportChat||function(){(SupportChat.q=SupportChat.q||[]).push(arguments)};
+window.events=[];['ready','open','close','message','unread'].forEach(function(e){SupportChat('on',e,function(d){window.events.push([e,d])})});</script>`;
+
+// A host page whose styles try hard to reach the widget.
+const HOSTILE_CSS = `<style>*{font-family:serif!important;color:#0f0!important}
+button{background:#f00!important;font-size:40px!important;border:9px solid #ff0!important}
+iframe{opacity:.1!important}</style>`;
+
+/** What the tests use of the browser's globals (the test project has no DOM types). */
+interface Browser {
+  getComputedStyle(el: unknown): {
+    backgroundColor: string;
+    fontSize: string;
+    borderTopWidth: string;
+    fontFamily: string;
+  };
+  document: { activeElement: unknown };
+}
+
+// A 1×1 PNG.
+const PNG = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==',
+  'base64',
+);
+
+interface ChatMessage {
+  id: number;
+  body: string;
+  sender_type: string;
+  conversation_id: number;
+}
+
+describeIfBrowser('the chat widget on a host page of another origin', () => {
+  let databaseUrl: string;
+  let app: AppProcess;
+  let browser: TestBrowser;
+  let service: string;
+  let db: Pool;
+
+  beforeAll(async () => {
+    databaseUrl = await createTestDatabase();
+    db = pool(databaseUrl);
+    app = await startApp({ DATABASE_URL: databaseUrl });
+    // The browser talks to the service directly (the validating proxy carries no WebSocket).
+    service = `http://127.0.0.1:${app.port}`;
+    browser = await launchBrowser();
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await db?.end();
+    await app?.stop();
+    await dropTestDatabase(databaseUrl);
+  });
+
+  async function openHost(
+    org: Registered,
+    extra = '',
+  ): Promise<{ page: Page; close(): Promise<void> }> {
+    const site = await startHostSite({ '/': hostPage(service, org.site.widget_key, extra) });
+    const page = await browser.newPage();
+    await page.goto(site.url);
+    return {
+      page,
+      async close() {
+        await page.close();
+        await site.close();
+      },
+    };
+  }
+
+  const frameOf = (page: Page): FrameLocator => page.frameLocator('iframe[title="Chat"]');
+
+  async function agentReply(org: Registered, conversationId: number, body: string) {
+    await request(app.url)
+      .post(`/api/agent/conversations/${conversationId}/messages`)
+      .set('Authorization', `Bearer ${org.token}`)
+      .send({ body })
+      .expect(201);
+  }
+
+  it('keeps queued API calls, hands ready the visitor_uid only, opens and closes by the API and the launcher', async () => {
+    const org = await registerOrganization(app.url);
+    const host = await openHost(org, `${STUB}<script>SupportChat('open')</script>`);
+    try {
+      const { page } = host;
+      // The queued `open` ran: the launcher now offers to close the chat.
+      await page.getByRole('button', { name: 'Close chat' }).waitFor({ timeout: 15_000 });
+      await frameOf(page).getByRole('textbox', { name: 'Message' }).waitFor({ timeout: 15_000 });
+      const ready = await eventually(async () => {
+        const events = await page.evaluate(
+          () => (globalThis as unknown as { events: [string, unknown][] }).events,
+        );
+        return events.find(([name]) => name === 'ready');
+      });
+      expect(Object.keys(ready[1] as object)).toEqual(['visitor_uid']);
+      expect((ready[1] as { visitor_uid: string }).visitor_uid).toMatch(/^[0-9a-f-]{36}$/);
+
+      await page.evaluate(() =>
+        (globalThis as unknown as { SupportChat: (c: string) => void }).SupportChat('close'),
+      );
+      await page.getByRole('button', { name: 'Open chat' }).waitFor();
+      await page.evaluate(() =>
+        (globalThis as unknown as { SupportChat: (c: string) => void }).SupportChat('toggle'),
+      );
+      await page.getByRole('button', { name: 'Close chat' }).waitFor();
+      await page.getByRole('button', { name: 'Close chat' }).click();
+      await page.getByRole('button', { name: 'Open chat' }).waitFor();
+      const names = await page.evaluate(() =>
+        (globalThis as unknown as { events: [string, unknown][] }).events.map(([name]) => name),
+      );
+      expect(names.filter((n) => n === 'open' || n === 'close')).toEqual([
+        'open',
+        'close',
+        'open',
+        'close',
+      ]);
+
+      // identify names the same visitor (the uid `ready` gave).
+      await page.evaluate(() =>
+        (globalThis as unknown as { SupportChat: (c: string, who: object) => void }).SupportChat(
+          'identify',
+          { name: 'Grace Hopper', email: 'grace@example.test' },
+        ),
+      );
+      const uid = (ready[1] as { visitor_uid: string }).visitor_uid;
+      await eventually(async () => {
+        const { rows } = await db.query('SELECT name, email FROM visitors WHERE visitor_uid = $1', [
+          uid,
+        ]);
+        return rows[0]?.name === 'Grace Hopper' && rows[0]?.email === 'grace@example.test';
+      });
+
+      await page.evaluate(() =>
+        (globalThis as unknown as { SupportChat: (c: string) => void }).SupportChat('shutdown'),
+      );
+      await eventually(
+        async () => (await page.getByRole('button', { name: 'Open chat' }).count()) === 0,
+      );
+      expect(await page.locator('iframe').count()).toBe(0);
+    } finally {
+      await host.close();
+    }
+  });
+
+  it('keeps the host page styles out of the launcher and the frame', async () => {
+    const org = await registerOrganization(app.url);
+    const host = await openHost(org, HOSTILE_CSS);
+    try {
+      const { page } = host;
+      const launcher = page.getByRole('button', { name: 'Open chat' });
+      await launcher.waitFor({ timeout: 15_000 });
+      const look = await launcher.evaluate((el) => {
+        const style = (globalThis as unknown as Browser).getComputedStyle(el);
+        return {
+          background: style.backgroundColor,
+          fontSize: style.fontSize,
+          border: style.borderTopWidth,
+        };
+      });
+      expect(look).toEqual({ background: 'rgb(37, 99, 235)', fontSize: '15px', border: '0px' });
+      await launcher.click();
+      const box = frameOf(page).getByRole('textbox', { name: 'Message' });
+      await box.waitFor({ timeout: 15_000 });
+      const family = await box.evaluate(
+        (el) => (globalThis as unknown as Browser).getComputedStyle(el).fontFamily,
+      );
+      expect(family).not.toContain('serif,');
+      expect(family).toContain('system-ui');
+    } finally {
+      await host.close();
+    }
+  });
+
+  it('chats live: a message reaches the agent, the reply, typing and read receipts come back, nothing is shown twice after a drop', async () => {
+    const org = await registerOrganization(app.url);
+    const agent: TestSocket = await connect(service, '/agent', org.token);
+    const host = await openHost(org);
+    try {
+      const { page } = host;
+      await page.getByRole('button', { name: 'Open chat' }).click({ timeout: 15_000 });
+      const frame = frameOf(page);
+      const box = frame.getByRole('textbox', { name: 'Message' });
+      await box.waitFor({ timeout: 15_000 });
+      await eventually(() =>
+        box.evaluate((el) => el === (globalThis as unknown as Browser).document.activeElement),
+      );
+
+      // The message reaches the agent; then typing does (the conversation has started).
+      await box.fill('Hello, is my order shipped?');
+      await frame.getByRole('button', { name: 'Send' }).click();
+      const sent = await agent.next<ChatMessage>(
+        'message.created',
+        (m) => m.body === 'Hello, is my order shipped?',
+      );
+      await box.pressSequentially('Also');
+      await agent.next(
+        'typing',
+        (e: { sender_type: string; is_typing: boolean }) =>
+          e.sender_type === 'visitor' && e.is_typing,
+      );
+      await box.fill('');
+      const log = frame.getByRole('log', { name: 'Messages' });
+      await log.getByText('Hello, is my order shipped?').waitFor();
+
+      // The agent types and replies; the widget shows both, and reads the reply.
+      await agent.ask('typing', { conversation_id: sent.conversation_id, is_typing: true });
+      await frame.getByRole('status').filter({ hasText: 'An agent is typing…' }).waitFor();
+      await agentReply(org, sent.conversation_id, 'Yes, it left our warehouse today.');
+      await log.getByText('Yes, it left our warehouse today.').waitFor();
+      await agent.next('read', (e: { reader: string }) => e.reader === 'visitor');
+      // The agent reads the visitor's message: "Seen".
+      await agent.ask('read', { conversation_id: sent.conversation_id, message_id: sent.id });
+      await log.getByText('Seen').waitFor();
+
+      // axe runs inside the frame; the frame's CSP refuses script tags, so it is evaluated.
+      const inner = page.frames().find((f) => f.url().includes('/widget/frame.html'))!;
+      const axeInFrame = {
+        addScriptTag: async ({ path }: { path?: string }) => {
+          await inner.evaluate(readFileSync(path!, 'utf8'));
+          return null as never;
+        },
+        evaluate: inner.evaluate.bind(inner),
+      };
+      expect(await seriousAxeViolations(axeInFrame)).toEqual([]);
+
+      // A drop: replies sent meanwhile arrive after the reconnect, each once.
+      await page.context().setOffline(true);
+      await frame
+        .getByRole('status')
+        .filter({ hasText: 'Connection lost' })
+        .waitFor({ timeout: 30_000 });
+      await agentReply(org, sent.conversation_id, 'Sent while you were away.');
+      await page.context().setOffline(false);
+      await log.getByText('Sent while you were away.').waitFor({ timeout: 30_000 });
+      await box.fill('Thanks!');
+      await box.press('Enter');
+      await agent.next<ChatMessage>('message.created', (m) => m.body === 'Thanks!');
+      await log.getByText('Thanks!').waitFor();
+      for (const text of [
+        'Hello, is my order shipped?',
+        'Yes, it left our warehouse today.',
+        'Sent while you were away.',
+        'Thanks!',
+      ]) {
+        expect(await log.getByText(text, { exact: true }).count()).toBe(1);
+      }
+
+      // The conversation continues after a page load.
+      await page.reload();
+      await page.getByRole('button', { name: 'Open chat' }).click({ timeout: 15_000 });
+      await frameOf(page)
+        .getByRole('log')
+        .getByText('Sent while you were away.')
+        .waitFor({ timeout: 15_000 });
+    } finally {
+      agent.close();
+      await host.close();
+    }
+  });
+
+  it('shows the unread count on the launcher while the chat is closed', async () => {
+    const org = await registerOrganization(app.url);
+    const agent = await connect(service, '/agent', org.token);
+    const host = await openHost(org, STUB);
+    try {
+      const { page } = host;
+      await page.getByRole('button', { name: 'Open chat' }).click({ timeout: 15_000 });
+      const box = frameOf(page).getByRole('textbox', { name: 'Message' });
+      await box.waitFor({ timeout: 15_000 });
+      await box.fill('Anyone there?');
+      await box.press('Enter');
+      const sent = await agent.next<ChatMessage>(
+        'message.created',
+        (m) => m.body === 'Anyone there?',
+      );
+      await page.getByRole('button', { name: 'Close chat' }).click();
+
+      await agentReply(org, sent.conversation_id, 'Hi! One moment please.');
+      await agentReply(org, sent.conversation_id, 'Found it.');
+      await page.getByRole('status', { name: '2 unread' }).waitFor({ timeout: 15_000 });
+      const events = await page.evaluate(
+        () =>
+          (globalThis as unknown as { events: [string, { body?: string; count?: number }][] })
+            .events,
+      );
+      expect(events.filter(([n]) => n === 'message').map(([, d]) => d.body)).toEqual([
+        'Hi! One moment please.',
+        'Found it.',
+      ]);
+      expect(events.filter(([n]) => n === 'unread').map(([, d]) => d.count)).toContain(2);
+
+      // Opening reads them: the badge goes.
+      await page.getByRole('button', { name: 'Open chat' }).click();
+      await eventually(
+        async () => (await page.getByRole('status', { name: '2 unread' }).count()) === 0,
+      );
+    } finally {
+      agent.close();
+      await host.close();
+    }
+  });
+
+  it('asks the pre-chat form first, then ends the chat with a rating, and a new message opens a new conversation', async () => {
+    const org = await registerOrganization(app.url);
+    await request(app.url)
+      .patch(`/api/agent/sites/${org.site.id}`)
+      .set('Authorization', `Bearer ${org.token}`)
+      .send({
+        widget_settings: {
+          pre_chat_form: {
+            enabled: true,
+            delay_minutes: 0,
+            fields: [
+              { key: 'name', type: 'text', label: 'Name', required: true, builtin: true },
+              { key: 'email', type: 'email', label: 'Email', required: true, builtin: true },
+              {
+                key: 'order',
+                type: 'text',
+                label: 'Order number',
+                required: false,
+                builtin: false,
+              },
+            ],
+          },
+        },
+      })
+      .expect(200);
+    const agent = await connect(service, '/agent', org.token);
+    const host = await openHost(org);
+    try {
+      const { page } = host;
+      await page.getByRole('button', { name: 'Open chat' }).click({ timeout: 15_000 });
+      const frame = frameOf(page);
+      await frame.getByRole('button', { name: 'Start chat' }).waitFor({ timeout: 15_000 });
+      expect(await frame.getByRole('textbox', { name: 'Message' }).count()).toBe(0);
+      await frame.getByRole('button', { name: 'Start chat' }).click();
+      await frame.getByRole('alert').first().waitFor();
+      expect(await frame.getByRole('textbox', { name: 'Name' }).getAttribute('aria-invalid')).toBe(
+        'true',
+      );
+      await frame.getByRole('textbox', { name: 'Name' }).fill('Ada Lovelace');
+      await frame.getByRole('textbox', { name: 'Email' }).fill('ada@example.com');
+      await frame.getByRole('textbox', { name: 'Order number (optional)' }).fill('A-1001');
+      await frame.getByRole('button', { name: 'Start chat' }).click();
+
+      const box = frame.getByRole('textbox', { name: 'Message' });
+      await box.fill('My invoice is wrong.');
+      await frame.getByRole('button', { name: 'Send' }).click();
+      const first = await agent.next<ChatMessage>(
+        'message.created',
+        (m) => m.body === 'My invoice is wrong.',
+      );
+      const visitor = await request(app.url)
+        .get(`/api/agent/conversations/${first.conversation_id}`)
+        .set('Authorization', `Bearer ${org.token}`)
+        .expect(200);
+      expect(visitor.body.data.visitor).toMatchObject({
+        name: 'Ada Lovelace',
+        email: 'ada@example.com',
+      });
+
+      await frame.getByRole('button', { name: 'End chat' }).click();
+      await frame
+        .getByRole('group', { name: 'How was this conversation?' })
+        .waitFor({ timeout: 15_000 });
+      await frame.getByRole('radio', { name: '4 out of 5' }).check();
+      await frame.getByRole('textbox', { name: 'Comment (optional)' }).fill('Quick and kind.');
+      await frame.getByRole('button', { name: 'Send rating' }).click();
+      await frame.getByText('Thank you for your feedback!').waitFor();
+      const rated = await db.query(
+        'SELECT rating, review_comment FROM conversations WHERE id = $1',
+        [first.conversation_id],
+      );
+      expect(rated.rows[0]).toEqual({ rating: 4, review_comment: 'Quick and kind.' });
+
+      await box.fill('One more question.');
+      await box.press('Enter');
+      const second = await agent.next<ChatMessage>(
+        'message.created',
+        (m) => m.body === 'One more question.',
+      );
+      expect(second.conversation_id).not.toBe(first.conversation_id);
+    } finally {
+      agent.close();
+      await host.close();
+    }
+  });
+
+  it('works by keyboard alone: Tab to the launcher, type and send with Enter, Escape closes and focus returns', async () => {
+    const org = await registerOrganization(app.url);
+    const agent = await connect(service, '/agent', org.token);
+    const host = await openHost(org);
+    try {
+      const { page } = host;
+      const launcher = page.getByRole('button', { name: 'Open chat' });
+      await launcher.waitFor({ timeout: 15_000 });
+      await page.keyboard.press('Tab');
+      await eventually(() =>
+        launcher.evaluate(
+          (el) => (el.getRootNode() as unknown as { activeElement: unknown }).activeElement === el,
+        ),
+      );
+      await page.keyboard.press('Enter');
+      const box = frameOf(page).getByRole('textbox', { name: 'Message' });
+      await eventually(() =>
+        box.evaluate((el) => el === (globalThis as unknown as Browser).document.activeElement),
+      );
+      await page.keyboard.type('Typed without a mouse.');
+      await page.keyboard.press('Enter');
+      await agent.next<ChatMessage>('message.created', (m) => m.body === 'Typed without a mouse.');
+      await page.keyboard.press('Escape');
+      await page.getByRole('button', { name: 'Open chat' }).waitFor();
+      expect(
+        await page
+          .getByRole('button', { name: 'Open chat' })
+          .evaluate(
+            (el) =>
+              (el.getRootNode() as unknown as { activeElement: unknown }).activeElement === el,
+          ),
+      ).toBe(true);
+    } finally {
+      agent.close();
+      await host.close();
+    }
+  });
+
+  it('speaks the language of the tag, Arabic right to left', async () => {
+    const org = await registerOrganization(app.url);
+    const page = hostPage(service, org.site.widget_key).replace(
+      'data-widget-key=',
+      'data-locale="ar" data-widget-key=',
+    );
+    const site = await startHostSite({ '/': page });
+    const tab = await browser.newPage();
+    try {
+      await tab.goto(site.url);
+      // The launcher takes the frame's names once the frame is ready.
+      const launcher = tab.getByRole('button', { name: 'افتح الدردشة' });
+      await launcher.waitFor({ timeout: 15_000 });
+      await launcher.click();
+      const frame = frameOf(tab);
+      await frame.getByRole('textbox', { name: 'الرسالة' }).waitFor({ timeout: 15_000 });
+      expect(await frame.locator('html').getAttribute('dir')).toBe('rtl');
+      expect(await frame.locator('html').getAttribute('lang')).toBe('ar');
+      await frame.getByRole('button', { name: 'إرسال' }).waitFor();
+    } finally {
+      await tab.close();
+      await site.close();
+    }
+  });
+
+  it('sends and receives attachments: an image from the visitor previewed, a document from the agent to download, a refused type explained', async () => {
+    const org = await registerOrganization(app.url);
+    const agent = await connect(service, '/agent', org.token);
+    const host = await openHost(org);
+    try {
+      const { page } = host;
+      await page.getByRole('button', { name: 'Open chat' }).click({ timeout: 15_000 });
+      const frame = frameOf(page);
+      await frame.getByRole('textbox', { name: 'Message' }).waitFor({ timeout: 15_000 });
+      await frame
+        .getByLabel('Attach a file')
+        .setInputFiles({ name: 'receipt.png', mimeType: 'image/png', buffer: PNG });
+      await frame.getByRole('button', { name: 'Remove receipt.png' }).waitFor();
+      await frame.getByRole('button', { name: 'Send' }).click();
+      const sent = await agent.next<
+        ChatMessage & { attachments: { file_name: string; url: string }[] }
+      >('message.created', (m) => m.sender_type === 'visitor');
+      expect(sent.attachments.map((a) => a.file_name)).toEqual(['receipt.png']);
+      const log = frame.getByRole('log', { name: 'Messages' });
+      const preview = log.getByRole('img', { name: 'receipt.png' });
+      await preview.waitFor();
+      // The preview shows the file at its download address (this app's PUBLIC_URL is
+      // `localhost` while the browser uses 127.0.0.1, so the frame's CSP keeps the bytes out here).
+      expect(await preview.getAttribute('src')).toBe(sent.attachments[0].url);
+
+      // The agent sends a PDF back; the visitor gets a download link.
+      const upload = await request(app.url)
+        .post('/api/agent/attachments')
+        .set('Authorization', `Bearer ${org.token}`)
+        .attach('file', Buffer.from('%PDF-1.4\n%%EOF\n'), {
+          filename: 'invoice.pdf',
+          contentType: 'application/pdf',
+        })
+        .expect(201);
+      await request(app.url)
+        .post(`/api/agent/conversations/${sent.conversation_id}/messages`)
+        .set('Authorization', `Bearer ${org.token}`)
+        .send({ body: 'Your invoice.', attachment_ids: [upload.body.data.id] })
+        .expect(201);
+      const link = log.getByRole('link', { name: 'Download invoice.pdf' });
+      await link.waitFor();
+      const href = await link.getAttribute('href');
+      const file = await fetch(`${service}${new URL(href!).pathname}`);
+      expect(file.status).toBe(200);
+      expect(file.headers.get('content-disposition')).toContain('invoice.pdf');
+      expect(file.headers.get('x-content-type-options')).toBe('nosniff');
+
+      // A file of a refused type is explained, not sent.
+      await frame.getByLabel('Attach a file').setInputFiles({
+        name: 'tool.exe',
+        mimeType: 'application/octet-stream',
+        buffer: Buffer.from('MZ'),
+      });
+      await frame.getByRole('alert').waitFor();
+      expect(await frame.getByRole('alert').textContent()).toContain('not accepted');
+    } finally {
+      agent.close();
+      await host.close();
+    }
+  });
+
+  it('says nobody is online and turns the message into a ticket the visitor sees confirmed', async () => {
+    const org = await register(app.url);
+    const host = await openHost(org);
+    try {
+      const { page } = host;
+      await page.getByRole('button', { name: 'Open chat' }).click({ timeout: 15_000 });
+      const frame = frameOf(page);
+      await frame.getByText('We are away right now').waitFor({ timeout: 15_000 });
+      expect(await frame.getByRole('textbox', { name: 'Message', exact: true }).count()).toBe(0);
+      await frame.getByRole('textbox', { name: 'Name' }).fill('Ada Lovelace');
+      await frame.getByRole('textbox', { name: 'Email' }).fill('ada@example.com');
+      await frame
+        .getByRole('textbox', { name: 'Your message' })
+        .fill('Do you ship to Norway?\nThanks!');
+      await frame.getByRole('button', { name: 'Leave a message' }).click();
+      const done = frame.getByRole('status').filter({ hasText: 'Your message is ticket' });
+      await done.waitFor();
+      const number = /ticket (\S+)\. /.exec((await done.textContent()) ?? '')?.[1];
+      const { rows } = await db.query(
+        'SELECT source, subject, customer_email FROM tickets WHERE ticket_number = $1',
+        [number],
+      );
+      expect(rows).toEqual([
+        { source: 'widget', subject: 'Do you ship to Norway?', customer_email: 'ada@example.com' },
+      ]);
+    } finally {
+      await host.close();
+    }
+  });
+
+  it("takes its look from the site's appearance settings", async () => {
+    const org = await registerOrganization(app.url);
+    await request(app.url)
+      .patch(`/api/agent/sites/${org.site.id}`)
+      .set('Authorization', `Bearer ${org.token}`)
+      .send({
+        widget_settings: {
+          appearance: {
+            color: '#7c3aed',
+            position: 'left',
+            greeting: 'Welcome to Acme! Ask us about your order.',
+            launcher_label: 'Ask Acme',
+          },
+        },
+      })
+      .expect(200);
+    const host = await openHost(org);
+    try {
+      const { page } = host;
+      const launcher = page.getByRole('button', { name: 'Open chat' });
+      await page.getByText('Ask Acme').waitFor({ timeout: 15_000 });
+      expect(
+        await launcher.evaluate(
+          (el) => (globalThis as unknown as Browser).getComputedStyle(el).backgroundColor,
+        ),
+      ).toBe('rgb(124, 58, 237)');
+      expect((await launcher.boundingBox())!.x).toBeLessThan(100);
+      await launcher.click();
+      await frameOf(page)
+        .getByText('Welcome to Acme! Ask us about your order.')
+        .waitFor({ timeout: 15_000 });
+      expect((await page.locator('iframe[title="Chat"]').boundingBox())!.x).toBeLessThan(100);
+    } finally {
+      await host.close();
+    }
+  });
+
+  it('fills the screen on a phone', async () => {
+    const org = await registerOrganization(app.url);
+    const phone = await launchBrowser({ viewport: { width: 390, height: 844 }, isMobile: true });
+    const viewport = '<meta name="viewport" content="width=device-width, initial-scale=1">';
+    const site = await startHostSite({
+      '/': hostPage(service, org.site.widget_key).replace('<head>', `<head>${viewport}`),
+    });
+    try {
+      const page = await phone.newPage();
+      await page.goto(site.url);
+      await page.getByRole('button', { name: 'Open chat' }).click({ timeout: 15_000 });
+      await frameOf(page).getByRole('textbox', { name: 'Message' }).waitFor({ timeout: 15_000 });
+      const box = await page.locator('iframe[title="Chat"]').boundingBox();
+      expect(box).toEqual({ x: 0, y: 0, width: 390, height: 844 });
+      await frameOf(page).getByRole('button', { name: 'Minimize chat' }).click();
+      await page.getByRole('button', { name: 'Open chat' }).waitFor();
+      expect(
+        await page
+          .getByRole('button', { name: 'Open chat' })
+          .evaluate((el) => el === el.getRootNode().activeElement || el.matches(':focus')),
+      ).toBe(true);
+    } finally {
+      await phone.close();
+      await site.close();
+    }
+  });
+
+  it('leaves the host page working when the service is down', async () => {
+    const site = await startHostSite({
+      '/': `${hostPage('http://127.0.0.1:9', 'wk_unreachable')}<script>document.title='still working'</script>`,
+    });
+    const page = await browser.newPage();
+    const errors: string[] = [];
+    page.on('pageerror', (error) => errors.push(String(error)));
+    try {
+      await page.goto(site.url);
+      await page.getByRole('heading', { name: 'Shop' }).waitFor();
+      expect(await page.title()).toBe('still working');
+      expect(errors).toEqual([]);
+    } finally {
+      await page.close();
+      await site.close();
+    }
+  });
+});

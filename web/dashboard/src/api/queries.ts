@@ -1,0 +1,148 @@
+import { useQuery } from '@tanstack/react-query';
+import type { Schemas } from '../../../shared/api/client';
+import { api, unwrap } from './client';
+
+export type Agent = Schemas['AgentDto'];
+export type Conversation = Schemas['InboxConversationDto'];
+export type ConversationDetail = Schemas['AgentConversationDetailResponseDto']['data'];
+export type Label = Schemas['LabelDto'];
+export type SearchHit = Schemas['SearchHitDto'];
+export type Message = Schemas['MessageDto'];
+export type ChatMessage = Schemas['ChatMessageDto'];
+export type Ticket = Schemas['AgentTicketDto'];
+export type Site = Schemas['SiteDto'];
+
+/** An inbox view: which conversations the list shows. */
+export type InboxView =
+  | { kind: 'mine' }
+  | { kind: 'unassigned' }
+  | { kind: 'all' }
+  | { kind: 'missed' }
+  | { kind: 'closed' }
+  | { kind: 'site'; siteId: number }
+  | { kind: 'label'; label: string };
+
+export interface TicketFilters {
+  status?: Ticket['status'];
+  priority?: Ticket['priority'];
+  assigned_agent_id?: number;
+  q?: string;
+}
+
+/** Every query key in one place, so socket events and mutations reach the same cache entries. */
+export const keys = {
+  me: ['me'] as const,
+  team: ['team'] as const,
+  sites: ['sites'] as const,
+  conversations: ['conversations'] as const,
+  conversationList: (view: InboxView) => ['conversations', view] as const,
+  labels: ['labels'] as const,
+  canned: ['canned-responses'] as const,
+  conversation: (id: number) => ['conversation', id] as const,
+  unread: ['unread'] as const,
+  tickets: ['tickets'] as const,
+  ticketList: (filters: TicketFilters) => ['tickets', filters] as const,
+  ticket: (id: number) => ['ticket', id] as const,
+};
+
+export function useMe() {
+  return useQuery({
+    queryKey: keys.me,
+    queryFn: () => unwrap(api.GET('/api/agent/me')),
+    staleTime: 60_000,
+  });
+}
+
+export function useTeam() {
+  return useQuery({
+    queryKey: keys.team,
+    queryFn: async () => (await unwrap(api.GET('/api/agent/team'))).data,
+    staleTime: 60_000,
+  });
+}
+
+export function useSites() {
+  return useQuery({
+    queryKey: keys.sites,
+    queryFn: async () => (await unwrap(api.GET('/api/agent/sites'))).data,
+    staleTime: 60_000,
+  });
+}
+
+function viewQuery(view: InboxView) {
+  switch (view.kind) {
+    case 'mine':
+      return { assigned_agent_id: 'me' };
+    case 'unassigned':
+      return { assigned_agent_id: 'none' };
+    case 'all':
+      return {};
+    case 'missed':
+      return { status: 'missed' as const };
+    case 'closed':
+      return { status: 'closed' as const };
+    case 'site':
+      return { site_id: view.siteId };
+    case 'label':
+      return { label: view.label };
+  }
+}
+
+export function useConversations(view: InboxView) {
+  return useQuery({
+    queryKey: keys.conversationList(view),
+    queryFn: async () =>
+      (
+        await unwrap(
+          api.GET('/api/agent/conversations', {
+            params: { query: { per_page: 100, sort: 'activity', ...viewQuery(view) } },
+          }),
+        )
+      ).data,
+  });
+}
+
+export function useConversation(id: number | undefined) {
+  return useQuery({
+    queryKey: keys.conversation(id ?? 0),
+    enabled: id !== undefined,
+    queryFn: async () =>
+      (
+        await unwrap(
+          api.GET('/api/agent/conversations/{conversation}', {
+            params: { path: { conversation: id! } },
+          }),
+        )
+      ).data,
+  });
+}
+
+/** Unread visitor messages per conversation: client-side only, kept in the query cache. */
+export type UnreadCounts = Record<number, number>;
+
+export function useUnread() {
+  return useQuery<UnreadCounts>({
+    queryKey: keys.unread,
+    queryFn: () => ({}),
+    staleTime: Infinity,
+    gcTime: Infinity,
+  }).data;
+}
+
+export function useLabels() {
+  return useQuery({
+    queryKey: keys.labels,
+    queryFn: async () => (await unwrap(api.GET('/api/agent/labels'))).data,
+    staleTime: 60_000,
+  });
+}
+
+/** Asked for when the agent starts a `/shortcut` (and again then, once 10 s old). */
+export function useCannedResponses(active: boolean) {
+  return useQuery({
+    queryKey: keys.canned,
+    enabled: active,
+    queryFn: async () => (await unwrap(api.GET('/api/agent/canned-responses'))).data,
+    staleTime: 10_000,
+  });
+}

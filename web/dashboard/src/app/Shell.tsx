@@ -1,0 +1,217 @@
+import {
+  AppShell,
+  Avatar,
+  Badge,
+  Burger,
+  ColorSwatch,
+  Group,
+  Menu,
+  NavLink,
+  SegmentedControl,
+  Text,
+  UnstyledButton,
+} from '@mantine/core';
+import { useDisclosure, useHotkeys } from '@mantine/hooks';
+import {
+  IconChartBar,
+  IconInbox,
+  IconKeyboard,
+  IconLogout,
+  IconMessages,
+  IconSearch,
+  IconSettings,
+  IconTicket,
+  IconUserCircle,
+} from '@tabler/icons-react';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { Suspense, useEffect, useSyncExternalStore } from 'react';
+import { Link, Navigate, Outlet, useLocation, useNavigate } from 'react-router';
+import { api, ApiError, unwrap } from '../api/client';
+import { keys, useMe } from '../api/queries';
+import { agentChannel } from '../api/socket';
+import { t, type MessageKey } from '../i18n';
+import { PageLoader } from './App';
+import { KeyboardSheet } from './KeyboardSheet';
+import { useNotifications } from './useNotifications';
+
+const NAV: { to: string; label: MessageKey; icon: typeof IconInbox }[] = [
+  { to: '/inbox', label: 'app.nav.inbox', icon: IconInbox },
+  { to: '/tickets', label: 'app.nav.tickets', icon: IconTicket },
+  { to: '/search', label: 'app.nav.search', icon: IconSearch },
+  { to: '/reports', label: 'app.nav.reports', icon: IconChartBar },
+  { to: '/settings', label: 'app.nav.settings', icon: IconSettings },
+];
+
+/** The logged-in frame: navigation, the agent's name, presence and account menu. */
+export function Shell() {
+  const me = useMe();
+  const queryClient = useQueryClient();
+  const navigate = useNavigate();
+  const location = useLocation();
+  const [navOpened, { toggle: toggleNav, close: closeNav }] = useDisclosure();
+  const [sheetOpened, sheet] = useDisclosure();
+  const connected = useSyncExternalStore(
+    (onChange) => agentChannel.on('connected', onChange),
+    () => agentChannel.connected,
+  );
+
+  const loggedIn = me.data !== undefined;
+  useEffect(() => {
+    if (!loggedIn) return;
+    agentChannel.start(queryClient);
+  }, [loggedIn, queryClient]);
+  // The socket sets the agent online when it connects: show what the server now holds.
+  useEffect(() => {
+    if (connected) void queryClient.invalidateQueries({ queryKey: keys.me });
+  }, [connected, queryClient]);
+  useNotifications(me.data?.user.id);
+  useHotkeys([['shift+?', sheet.open]]);
+  useEffect(closeNav, [location.pathname, closeNav]);
+
+  const presence = useMutation({
+    mutationFn: (status: 'online' | 'away') =>
+      unwrap(api.PATCH('/api/agent/presence', { body: { status } })),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: keys.me }),
+  });
+  const logout = useMutation({
+    mutationFn: () => unwrap(api.POST('/api/agent/auth/logout')),
+    onSettled: () => {
+      agentChannel.stop();
+      queryClient.clear();
+      void navigate('/login');
+    },
+  });
+
+  if (me.error instanceof ApiError && me.error.status === 401) {
+    return <Navigate to="/login" replace state={{ from: location.pathname }} />;
+  }
+  if (!me.data) return <PageLoader />;
+  const { user, organization } = me.data;
+  const status = user.status === 'away' ? 'away' : 'online';
+
+  return (
+    <AppShell
+      header={{ height: 56 }}
+      navbar={{ width: 220, breakpoint: 'sm', collapsed: { mobile: !navOpened } }}
+      padding={0}
+    >
+      <AppShell.Header>
+        <Group h="100%" px="md" justify="space-between" wrap="nowrap">
+          <Group gap="sm" wrap="nowrap">
+            <Burger
+              opened={navOpened}
+              onClick={toggleNav}
+              hiddenFrom="sm"
+              size="sm"
+              aria-label={t('app.nav.toggle')}
+            />
+            <IconMessages size={24} color="var(--mantine-color-indigo-6)" aria-hidden />
+            <Text fw={700} size="lg">
+              {t('app.name')}
+            </Text>
+            <Text c="dimmed" size="sm" visibleFrom="sm">
+              {organization.name}
+            </Text>
+          </Group>
+          <Group gap="md" wrap="nowrap">
+            <Badge
+              variant="dot"
+              color={connected ? 'teal' : 'orange'}
+              visibleFrom="sm"
+              role="status"
+            >
+              {connected ? t('app.connection.live') : t('app.connection.offline')}
+            </Badge>
+            <SegmentedControl
+              size="xs"
+              aria-label={t('app.presence.label')}
+              value={status}
+              onChange={(value) => presence.mutate(value === 'away' ? 'away' : 'online')}
+              data={[
+                {
+                  value: 'online',
+                  label: <PresenceLabel color="teal" text={t('app.presence.online')} />,
+                },
+                {
+                  value: 'away',
+                  label: <PresenceLabel color="yellow" text={t('app.presence.away')} />,
+                },
+              ]}
+            />
+            <Menu position="bottom-end" width={220}>
+              <Menu.Target>
+                <UnstyledButton aria-label={t('app.account.menu', { name: user.name })}>
+                  <Group gap={8} wrap="nowrap">
+                    <Avatar size={32} radius="xl" color="indigo" />
+                    <Text size="sm" fw={500} visibleFrom="md">
+                      {user.name}
+                    </Text>
+                  </Group>
+                </UnstyledButton>
+              </Menu.Target>
+              <Menu.Dropdown>
+                <Menu.Label>{user.email}</Menu.Label>
+                <Menu.Item
+                  leftSection={<IconUserCircle size={16} />}
+                  component={Link}
+                  to="/account"
+                >
+                  {t('app.account.settings')}
+                </Menu.Item>
+                <Menu.Item leftSection={<IconKeyboard size={16} />} onClick={sheet.open}>
+                  {t('app.account.shortcuts')}
+                </Menu.Item>
+                <Menu.Divider />
+                <Menu.Item
+                  color="red"
+                  leftSection={<IconLogout size={16} />}
+                  onClick={() => logout.mutate()}
+                >
+                  {t('app.account.logout')}
+                </Menu.Item>
+              </Menu.Dropdown>
+            </Menu>
+          </Group>
+        </Group>
+      </AppShell.Header>
+      <AppShell.Navbar p="xs" component="nav" aria-label={t('app.nav.label')}>
+        {NAV.map(({ to, label, icon: Icon }) => {
+          const active = location.pathname === to || location.pathname.startsWith(`${to}/`);
+          return (
+            <NavLink
+              key={to}
+              component={Link}
+              to={to}
+              label={t(label)}
+              leftSection={<Icon size={18} stroke={1.6} />}
+              active={active}
+              aria-current={active ? 'page' : undefined}
+              variant="light"
+              style={{ borderRadius: 'var(--mantine-radius-md)' }}
+            />
+          );
+        })}
+      </AppShell.Navbar>
+      <AppShell.Main>
+        <Suspense fallback={<PageLoader />}>
+          <Outlet />
+        </Suspense>
+      </AppShell.Main>
+      <KeyboardSheet opened={sheetOpened} onClose={sheet.close} />
+    </AppShell>
+  );
+}
+
+function PresenceLabel({ color, text }: { color: string; text: string }) {
+  return (
+    <Group gap={6} wrap="nowrap">
+      <ColorSwatch
+        color={`var(--mantine-color-${color}-6)`}
+        size={8}
+        withShadow={false}
+        aria-hidden
+      />
+      {text}
+    </Group>
+  );
+}

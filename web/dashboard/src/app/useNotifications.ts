@@ -1,0 +1,63 @@
+import { useQueryClient } from '@tanstack/react-query';
+import { useEffect } from 'react';
+import { useNavigate } from 'react-router';
+import { type Conversation, keys, useUnread } from '../api/queries';
+import { agentChannel } from '../api/socket';
+import { t } from '../i18n';
+import {
+  askNotificationPermission,
+  browserNotification,
+  chime,
+  setTitleCount,
+  unlockSound,
+} from './notify';
+
+/**
+ * Sound, browser notification and the tab title's count, for a new waiting chat and for a
+ * visitor's message in one of the agent's own chats.
+ */
+export function useNotifications(agentId: number | undefined) {
+  const queryClient = useQueryClient();
+  const navigate = useNavigate();
+  const unread = useUnread();
+
+  useEffect(() => {
+    unlockSound();
+    askNotificationPermission();
+  }, []);
+
+  useEffect(() => {
+    if (agentId === undefined) return;
+    return agentChannel.on('message.created', (message) => {
+      if (message.sender_type !== 'visitor') return;
+      const known = findConversation(queryClient, message.conversation_id);
+      const waiting = !known || (known.status === 'waiting' && known.assigned_agent_id === null);
+      const mine = known?.assigned_agent_id === agentId;
+      if (!waiting && !mine) return;
+      chime();
+      const name = known?.visitor.name ?? t('app.visitor');
+      browserNotification(
+        waiting ? t('app.notify.waiting') : t('app.notify.message', { name }),
+        message.body,
+        () => void navigate(`/inbox/${message.conversation_id}`),
+      );
+    });
+  }, [agentId, queryClient, navigate]);
+
+  useEffect(() => {
+    setTitleCount(Object.values(unread ?? {}).reduce((sum, n) => sum + n, 0));
+  }, [unread]);
+}
+
+function findConversation(
+  queryClient: ReturnType<typeof useQueryClient>,
+  id: number,
+): Conversation | undefined {
+  for (const [, list] of queryClient.getQueriesData<Conversation[]>({
+    queryKey: keys.conversations,
+  })) {
+    const found = list?.find((c) => c.id === id);
+    if (found) return found;
+  }
+  return undefined;
+}

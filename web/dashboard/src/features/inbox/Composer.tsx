@@ -1,0 +1,190 @@
+import {
+  Button,
+  Group,
+  Paper,
+  SegmentedControl,
+  Stack,
+  Text,
+  Textarea,
+  UnstyledButton,
+} from '@mantine/core';
+import { IconSend } from '@tabler/icons-react';
+import { useMutation } from '@tanstack/react-query';
+import { type KeyboardEvent, type RefObject, useEffect, useRef, useState } from 'react';
+import { api, unwrap } from '../../api/client';
+import { type Message, useCannedResponses } from '../../api/queries';
+import { agentChannel } from '../../api/socket';
+import { t } from '../../i18n';
+
+const TYPING_IDLE_MS = 2_500;
+
+/** The reply box: Enter sends, Shift+Enter breaks the line; the visitor sees us typing. */
+export function Composer({
+  conversationId,
+  closed,
+  textareaRef,
+  onSent,
+}: {
+  conversationId: number;
+  closed: boolean;
+  textareaRef: RefObject<HTMLTextAreaElement | null>;
+  onSent: (message: Message) => void;
+}) {
+  const [body, setBody] = useState('');
+  const [mode, setMode] = useState<'reply' | 'note'>('reply');
+  const note = mode === 'note';
+  const typingTimer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+  const typing = useRef(false);
+
+  const stopTyping = () => {
+    clearTimeout(typingTimer.current);
+    if (typing.current) agentChannel.typing(conversationId, false);
+    typing.current = false;
+  };
+  // A switched or closed conversation is not being typed in any more (the view is keyed by id).
+  useEffect(() => {
+    return () => {
+      clearTimeout(typingTimer.current);
+      if (typing.current) agentChannel.typing(conversationId, false);
+      typing.current = false;
+    };
+  }, [conversationId]);
+
+  const send = useMutation({
+    mutationFn: (text: string) =>
+      unwrap(
+        api.POST('/api/agent/conversations/{conversation}/messages', {
+          params: { path: { conversation: conversationId } },
+          body: { body: text, private: note },
+        }),
+      ),
+    onSuccess: (result) => onSent(result.data),
+  });
+
+  // `/shortcut` at the end of the text offers the organization's canned responses.
+  const slash = /(^|\s)\/(\S*)$/.exec(body);
+  const canned = useCannedResponses(slash !== null).data ?? [];
+  const suggestions = slash
+    ? canned.filter((c) => c.shortcut.toLowerCase().startsWith(slash[2].toLowerCase())).slice(0, 6)
+    : [];
+  const insert = (text: string) => {
+    if (!slash) return;
+    setBody(body.slice(0, slash.index + slash[1].length) + text);
+    textareaRef.current?.focus();
+  };
+
+  const submit = () => {
+    const text = body.trim();
+    if (!text || send.isPending) return;
+    stopTyping();
+    send.mutate(text, { onSuccess: () => setBody('') });
+  };
+  const onChange = (value: string) => {
+    setBody(value);
+    if (!typing.current && value.trim() && !note) {
+      typing.current = true;
+      agentChannel.typing(conversationId, true);
+    }
+    clearTimeout(typingTimer.current);
+    typingTimer.current = setTimeout(stopTyping, TYPING_IDLE_MS);
+  };
+  const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {
+    if (suggestions[0] && (event.key === 'Tab' || event.key === 'Enter') && !event.shiftKey) {
+      event.preventDefault();
+      insert(suggestions[0].body);
+      return;
+    }
+    if (event.key === 'Enter' && !event.shiftKey && !event.nativeEvent.isComposing) {
+      event.preventDefault();
+      submit();
+    }
+    if (event.key === 'Escape') event.currentTarget.blur();
+  };
+
+  if (closed) {
+    return (
+      <Text c="dimmed" size="sm" ta="center" p="md" style={borderTop}>
+        {t('inbox.composer.closed')}
+      </Text>
+    );
+  }
+  return (
+    <Paper
+      p="sm"
+      radius={0}
+      style={borderTop}
+      bg={note ? 'var(--mantine-color-yellow-0)' : undefined}
+    >
+      <SegmentedControl
+        size="xs"
+        mb={6}
+        aria-label={t('inbox.composer.mode')}
+        value={mode}
+        onChange={(value) => {
+          if (value === 'note') stopTyping();
+          setMode(value === 'note' ? 'note' : 'reply');
+        }}
+        data={[
+          { value: 'reply', label: t('inbox.composer.modeReply') },
+          { value: 'note', label: t('inbox.composer.modeNote') },
+        ]}
+      />
+      {send.error && (
+        <Text c="red" size="sm" role="alert" mb={6}>
+          {t('inbox.composer.error', { message: send.error.message })}
+        </Text>
+      )}
+      {suggestions.length > 0 && (
+        <Stack gap={2} mb={6} role="group" aria-label={t('inbox.canned.label')}>
+          {suggestions.map((c, index) => (
+            <UnstyledButton
+              key={c.id}
+              onClick={() => insert(c.body)}
+              px="sm"
+              py={6}
+              style={{
+                borderRadius: 'var(--mantine-radius-sm)',
+                background: index === 0 ? 'var(--mantine-color-indigo-0)' : undefined,
+              }}
+            >
+              <Text size="sm" truncate>
+                <Text span fw={600} ff="monospace">
+                  /{c.shortcut}
+                </Text>{' '}
+                {c.body}
+              </Text>
+            </UnstyledButton>
+          ))}
+          <Text size="xs" c="dimmed">
+            {t('inbox.canned.hint')}
+          </Text>
+        </Stack>
+      )}
+      <Group align="flex-end" gap="sm" wrap="nowrap">
+        <Textarea
+          ref={textareaRef}
+          aria-label={note ? t('inbox.composer.noteLabel') : t('inbox.composer.label')}
+          placeholder={note ? t('inbox.composer.notePlaceholder') : t('inbox.composer.placeholder')}
+          autosize
+          minRows={2}
+          maxRows={8}
+          value={body}
+          onChange={(event) => onChange(event.currentTarget.value)}
+          onKeyDown={onKeyDown}
+          style={{ flex: 1 }}
+        />
+        <Button
+          onClick={submit}
+          loading={send.isPending}
+          disabled={!body.trim()}
+          rightSection={<IconSend size={16} />}
+          color={note ? 'yellow' : undefined}
+        >
+          {note ? t('inbox.composer.addNote') : t('inbox.composer.send')}
+        </Button>
+      </Group>
+    </Paper>
+  );
+}
+
+const borderTop = { borderTop: '1px solid var(--mantine-color-gray-3)' };

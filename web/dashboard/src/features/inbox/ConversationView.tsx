@@ -1,0 +1,345 @@
+import {
+  Alert,
+  Anchor,
+  Badge,
+  Box,
+  Button,
+  Center,
+  Group,
+  Loader,
+  Menu,
+  ScrollArea,
+  Stack,
+  Text,
+  Title,
+} from '@mantine/core';
+import { IconCheck, IconChevronDown, IconUserPlus } from '@tabler/icons-react';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useHotkeys } from '@mantine/hooks';
+import { useEffect, useRef, useState } from 'react';
+import { api, unwrap } from '../../api/client';
+import {
+  type Agent,
+  type ConversationDetail,
+  keys,
+  type Message,
+  type UnreadCounts,
+  useConversation,
+} from '../../api/queries';
+import { agentChannel } from '../../api/socket';
+import { shortTime } from '../../components/format';
+import { t } from '../../i18n';
+import { Composer } from './Composer';
+import classes from './inbox.module.css';
+import { STATUS_COLOR, visitorName } from './names';
+
+export function ConversationView({ id, me, team }: { id: number; me: Agent; team: Agent[] }) {
+  const queryClient = useQueryClient();
+  const conversation = useConversation(id);
+  const data = conversation.data;
+  const [visitorTyping, setVisitorTyping] = useState(false);
+  const [seenUpTo, setSeenUpTo] = useState(0);
+
+  useEffect(() => {
+    const offTyping = agentChannel.on('typing', (event) => {
+      if (event.conversation_id === id && event.sender_type === 'visitor') {
+        setVisitorTyping(event.is_typing);
+      }
+    });
+    const offRead = agentChannel.on('read', (event) => {
+      if (event.conversation_id === id && event.reader === 'visitor') {
+        setSeenUpTo((old) => Math.max(old, event.message_id));
+      }
+    });
+    const offMessage = agentChannel.on('message.created', (message) => {
+      if (message.conversation_id === id && message.sender_type === 'visitor') {
+        setVisitorTyping(false);
+      }
+    });
+    return () => {
+      offTyping();
+      offRead();
+      offMessage();
+    };
+  }, [id]);
+
+  // Reading the conversation: tell the visitor (read receipt) and clear its unread count.
+  const lastId = data?.messages.at(-1)?.id;
+  useEffect(() => {
+    if (lastId === undefined) return;
+    agentChannel.saw(lastId);
+    agentChannel.read(id, lastId);
+    queryClient.setQueryData<UnreadCounts>(keys.unread, (old = {}) => {
+      if (!old[id]) return old;
+      const { [id]: _, ...rest } = old;
+      return rest;
+    });
+  }, [id, lastId, queryClient]);
+
+  const refresh = () => {
+    void queryClient.invalidateQueries({ queryKey: keys.conversation(id) });
+    void queryClient.invalidateQueries({ queryKey: keys.conversations });
+  };
+  const assign = useMutation({
+    mutationFn: (agentId: number) =>
+      unwrap(
+        api.POST('/api/agent/conversations/{conversation}/assign', {
+          params: { path: { conversation: id } },
+          body: { agent_id: agentId },
+        }),
+      ),
+    onSettled: refresh,
+  });
+  const close = useMutation({
+    mutationFn: () =>
+      unwrap(
+        api.POST('/api/agent/conversations/{conversation}/close', {
+          params: { path: { conversation: id } },
+        }),
+      ),
+    onSettled: refresh,
+  });
+  const replyRef = useRef<HTMLTextAreaElement>(null);
+  useHotkeys([
+    ['r', () => replyRef.current?.focus()],
+    ['a', () => assign.mutate(me.id)],
+    ['c', () => close.mutate()],
+  ]);
+
+  if (conversation.isPending) {
+    return (
+      <Center style={{ flex: 1 }}>
+        <Loader aria-label={t('app.loading')} />
+      </Center>
+    );
+  }
+  if (!data) {
+    return (
+      <Alert color="red" m="md" role="alert">
+        {t('inbox.conversation.error')}
+      </Alert>
+    );
+  }
+  const name = visitorName(data.visitor);
+  const assignee = team.find((agent) => agent.id === data.assigned_agent_id);
+  const closed = data.status === 'closed';
+
+  return (
+    <Box
+      component="section"
+      aria-label={t('inbox.conversation.label', { name })}
+      style={{ display: 'flex', flexDirection: 'column', flex: 1, minHeight: 0 }}
+    >
+      <Group
+        justify="space-between"
+        px="md"
+        py="sm"
+        wrap="nowrap"
+        style={{ borderBottom: '1px solid var(--mantine-color-gray-3)' }}
+      >
+        <Stack gap={2} style={{ minWidth: 0 }}>
+          <Title order={2} size="h4" lineClamp={1}>
+            {name}
+          </Title>
+          <Group gap="xs">
+            <Badge size="sm" variant="light" color={STATUS_COLOR[data.status]}>
+              {t(`inbox.status.${data.status}`)}
+            </Badge>
+            <Text size="xs" c="dimmed">
+              {assignee
+                ? t('inbox.action.assignedTo', { name: assignee.name })
+                : t('inbox.action.unassigned')}
+            </Text>
+          </Group>
+        </Stack>
+        <Group gap="xs" wrap="nowrap">
+          <Menu position="bottom-end">
+            <Menu.Target>
+              <Button
+                variant="default"
+                size="sm"
+                leftSection={<IconUserPlus size={16} />}
+                rightSection={<IconChevronDown size={14} />}
+                loading={assign.isPending}
+                disabled={closed}
+              >
+                {t('inbox.action.assign')}
+              </Button>
+            </Menu.Target>
+            <Menu.Dropdown>
+              <Menu.Item onClick={() => assign.mutate(me.id)}>
+                {t('inbox.action.assignMe')}
+              </Menu.Item>
+              {team
+                .filter((agent) => agent.id !== me.id)
+                .map((agent) => (
+                  <Menu.Item key={agent.id} onClick={() => assign.mutate(agent.id)}>
+                    {t('inbox.action.assignTo', { name: agent.name })}
+                  </Menu.Item>
+                ))}
+            </Menu.Dropdown>
+          </Menu>
+          <Button
+            variant="light"
+            color="gray"
+            size="sm"
+            leftSection={<IconCheck size={16} />}
+            onClick={() => close.mutate()}
+            loading={close.isPending}
+            disabled={closed}
+          >
+            {closed ? t('inbox.action.closed') : t('inbox.action.close')}
+          </Button>
+        </Group>
+      </Group>
+      <Thread
+        messages={data.messages}
+        visitor={name}
+        me={me}
+        team={team}
+        seenUpTo={seenUpTo}
+        typing={visitorTyping}
+      />
+      <Composer
+        conversationId={id}
+        closed={closed}
+        textareaRef={replyRef}
+        onSent={(message) => appendMessage(queryClient, id, message)}
+      />
+    </Box>
+  );
+}
+
+function appendMessage(
+  queryClient: ReturnType<typeof useQueryClient>,
+  id: number,
+  message: Message,
+): void {
+  queryClient.setQueryData<ConversationDetail>(keys.conversation(id), (old) =>
+    !old || old.messages.some((m) => m.id === message.id)
+      ? old
+      : { ...old, messages: [...old.messages, message] },
+  );
+}
+
+function Thread(props: {
+  messages: Message[];
+  visitor: string;
+  me: Agent;
+  team: Agent[];
+  seenUpTo: number;
+  typing: boolean;
+}) {
+  const viewport = useRef<HTMLDivElement>(null);
+  const count = props.messages.length;
+  // Stay at the newest message as messages arrive.
+  useEffect(() => {
+    const el = viewport.current;
+    if (el) el.scrollTop = el.scrollHeight;
+  }, [count, props.typing]);
+  const lastSeenAgent = [...props.messages]
+    .reverse()
+    .find((m) => m.sender_type === 'agent' && m.id <= props.seenUpTo)?.id;
+
+  return (
+    <ScrollArea className={classes.thread} viewportRef={viewport} type="auto">
+      <Stack
+        gap={6}
+        p="md"
+        role="log"
+        aria-live="polite"
+        aria-label={t('inbox.conversation.messages')}
+      >
+        {count === 0 && (
+          <Text c="dimmed" ta="center" size="sm">
+            {t('inbox.conversation.empty')}
+          </Text>
+        )}
+        {props.messages.map((message) => (
+          <MessageBubble
+            key={message.id}
+            message={message}
+            author={author(message, props)}
+            seen={message.id === lastSeenAgent}
+          />
+        ))}
+        {props.typing && (
+          <Text size="xs" c="dimmed" fs="italic">
+            {t('inbox.conversation.typing', { name: props.visitor })}
+          </Text>
+        )}
+      </Stack>
+    </ScrollArea>
+  );
+}
+
+function author(message: Message, props: { visitor: string; me: Agent; team: Agent[] }): string {
+  switch (message.sender_type) {
+    case 'visitor':
+      return props.visitor;
+    case 'agent':
+      if (message.sender_id === props.me.id) return t('inbox.conversation.you');
+      return (
+        props.team.find((agent) => agent.id === message.sender_id)?.name ??
+        t('inbox.conversation.agent')
+      );
+    case 'bot':
+      return t('inbox.conversation.bot');
+    case 'system':
+      return t('inbox.conversation.system');
+  }
+}
+
+interface Attachment {
+  file_name?: string;
+  url?: string;
+}
+
+function MessageBubble({
+  message,
+  author,
+  seen,
+}: {
+  message: Message;
+  author: string;
+  seen: boolean;
+}) {
+  if (message.sender_type === 'system') {
+    return <Text className={classes.system}>{message.body}</Text>;
+  }
+  const fromVisitor = message.sender_type === 'visitor';
+  const attachments = message.attachments as Attachment[];
+  return (
+    <Stack gap={2} align={fromVisitor ? 'flex-start' : 'flex-end'}>
+      <Text size="xs" c="dimmed">
+        {author} · {shortTime(message.created_at)}
+        {message.private && ` · ${t('inbox.conversation.privateNote')}`}
+      </Text>
+      <div
+        className={fromVisitor ? classes.visitor : message.private ? classes.note : classes.agent}
+      >
+        {message.body}
+        {attachments.map((file, index) =>
+          file.url ? (
+            <Anchor
+              key={file.url}
+              href={file.url}
+              target="_blank"
+              rel="noreferrer"
+              display="block"
+              c={fromVisitor || message.private ? undefined : 'white'}
+              underline="always"
+            >
+              {t('inbox.conversation.attachment', { name: file.file_name ?? String(index + 1) })}
+            </Anchor>
+          ) : null,
+        )}
+      </div>
+      {seen && (
+        <Text size="xs" c="dimmed">
+          {t('inbox.conversation.seen')}
+        </Text>
+      )}
+    </Stack>
+  );
+}

@@ -1,0 +1,185 @@
+import {
+  Alert,
+  Anchor,
+  Badge,
+  Button,
+  Center,
+  Container,
+  Group,
+  Loader,
+  NativeSelect,
+  Paper,
+  Table,
+  Text,
+  TextInput,
+  Title,
+} from '@mantine/core';
+import { useDebouncedValue, useDisclosure } from '@mantine/hooks';
+import { IconPlus, IconSearch } from '@tabler/icons-react';
+import { useState } from 'react';
+import { Link, useSearchParams } from 'react-router';
+import { type TicketFilters, useTeam } from '../../api/queries';
+import { shortTime } from '../../components/format';
+import { t } from '../../i18n';
+import { CreateTicketModal } from './CreateTicketModal';
+import {
+  agentOptions,
+  PRIORITIES,
+  PRIORITY_COLOR,
+  priorityOptions,
+  STATUS_COLOR,
+  STATUSES,
+  statusOptions,
+} from './options';
+import { useTickets } from './useTickets';
+
+const ANY = { value: '', label: t('tickets.filter.any') };
+
+export function TicketList() {
+  const [params, setParams] = useSearchParams();
+  const [text, setText] = useState('');
+  const [q] = useDebouncedValue(text.trim(), 250);
+  const [creating, create] = useDisclosure();
+  const team = useTeam().data ?? [];
+  const filters: TicketFilters = {
+    status: STATUSES.find((s) => s === params.get('status')),
+    priority: PRIORITIES.find((p) => p === params.get('priority')),
+    assigned_agent_id: params.get('assignee') ? Number(params.get('assignee')) : undefined,
+    q: q || undefined,
+  };
+  const tickets = useTickets(filters);
+  const setFilter = (name: string, value: string) =>
+    setParams((old) => {
+      const next = new URLSearchParams(old);
+      if (value) next.set(name, value);
+      else next.delete(name);
+      return next;
+    });
+  const rows = tickets.data?.data ?? [];
+  const agentName = (id: number | null) =>
+    team.find((agent) => agent.id === id)?.name ?? t('tickets.filter.unassigned');
+
+  return (
+    <Container size="xl" py="lg">
+      <Group justify="space-between" mb="md">
+        <Title order={1} size="h2">
+          {t('tickets.title')}
+        </Title>
+        <Button leftSection={<IconPlus size={16} />} onClick={create.open}>
+          {t('tickets.new')}
+        </Button>
+      </Group>
+      <Paper
+        withBorder
+        radius="md"
+        p="md"
+        mb="md"
+        component="section"
+        aria-label={t('tickets.filters')}
+      >
+        <Group align="flex-end" grow>
+          <TextInput
+            label={t('tickets.filter.search')}
+            leftSection={<IconSearch size={16} />}
+            value={text}
+            onChange={(event) => setText(event.currentTarget.value)}
+            type="search"
+          />
+          <NativeSelect
+            label={t('tickets.filter.status')}
+            data={[ANY, ...statusOptions]}
+            value={filters.status ?? ''}
+            onChange={(event) => setFilter('status', event.currentTarget.value)}
+          />
+          <NativeSelect
+            label={t('tickets.filter.priority')}
+            data={[ANY, ...priorityOptions]}
+            value={filters.priority ?? ''}
+            onChange={(event) => setFilter('priority', event.currentTarget.value)}
+          />
+          <NativeSelect
+            label={t('tickets.filter.assignee')}
+            data={[ANY, ...agentOptions(team)]}
+            value={params.get('assignee') ?? ''}
+            onChange={(event) => setFilter('assignee', event.currentTarget.value)}
+          />
+        </Group>
+      </Paper>
+      {tickets.isPending && !tickets.data ? (
+        <Center p="xl">
+          <Loader aria-label={t('app.loading')} />
+        </Center>
+      ) : tickets.isError ? (
+        <Alert color="red" role="alert">
+          {t('tickets.list.error')}
+        </Alert>
+      ) : rows.length === 0 ? (
+        <Paper withBorder radius="md" p="xl">
+          <Text c="dimmed" ta="center">
+            {t('tickets.list.empty')}
+          </Text>
+        </Paper>
+      ) : (
+        <Paper withBorder radius="md">
+          <Table.ScrollContainer minWidth={720}>
+            <Table highlightOnHover verticalSpacing="sm" aria-label={t('tickets.list.label')}>
+              <Table.Thead>
+                <Table.Tr>
+                  <Table.Th>{t('tickets.col.number')}</Table.Th>
+                  <Table.Th>{t('tickets.col.subject')}</Table.Th>
+                  <Table.Th>{t('tickets.col.status')}</Table.Th>
+                  <Table.Th>{t('tickets.col.priority')}</Table.Th>
+                  <Table.Th>{t('tickets.col.assignee')}</Table.Th>
+                  <Table.Th>{t('tickets.col.updated')}</Table.Th>
+                </Table.Tr>
+              </Table.Thead>
+              <Table.Tbody>
+                {rows.map((ticket) => (
+                  <Table.Tr key={ticket.id}>
+                    <Table.Td>
+                      <Text size="sm" ff="monospace">
+                        {ticket.ticket_number}
+                      </Text>
+                    </Table.Td>
+                    <Table.Td>
+                      <Anchor component={Link} to={`/tickets/${ticket.id}`} fw={500}>
+                        {ticket.subject}
+                      </Anchor>
+                    </Table.Td>
+                    <Table.Td>
+                      <Badge variant="light" color={STATUS_COLOR[ticket.status]}>
+                        {t(`tickets.status.${ticket.status}`)}
+                      </Badge>
+                    </Table.Td>
+                    <Table.Td>
+                      <Badge variant="dot" color={PRIORITY_COLOR[ticket.priority]}>
+                        {t(`tickets.priority.${ticket.priority}`)}
+                      </Badge>
+                    </Table.Td>
+                    <Table.Td>
+                      <Text size="sm">{agentName(ticket.assigned_agent_id)}</Text>
+                    </Table.Td>
+                    <Table.Td>
+                      <Text size="sm" c="dimmed">
+                        {shortTime(ticket.updated_at)}
+                      </Text>
+                    </Table.Td>
+                  </Table.Tr>
+                ))}
+              </Table.Tbody>
+            </Table>
+          </Table.ScrollContainer>
+          {tickets.data && tickets.data.total > tickets.data.data.length && (
+            <Text size="sm" c="dimmed" p="sm">
+              {t('tickets.list.more', {
+                shown: tickets.data.data.length,
+                total: tickets.data.total,
+              })}
+            </Text>
+          )}
+        </Paper>
+      )}
+      <CreateTicketModal opened={creating} onClose={create.close} team={team} />
+    </Container>
+  );
+}

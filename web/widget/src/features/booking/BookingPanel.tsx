@@ -1,0 +1,164 @@
+import { useEffect, useState } from 'preact/hooks';
+import { api, ApiError, unwrap, type VisitorProfile } from '../../api/client';
+import type { Schemas } from '../../../../shared/api/client';
+import { Field } from '../../components/Field';
+import { frameParams } from '../../frame/host';
+import { language, t } from '../../i18n';
+
+type Slot = Schemas['SlotDto'];
+const DAYS_SHOWN = 14;
+
+/** Days from today (in the visitor's calendar) as YYYY-MM-DD; the service answers in the site zone. */
+export function upcomingDays(from: Date, count: number): string[] {
+  return Array.from({ length: count }, (_, i) => {
+    const day = new Date(from.getFullYear(), from.getMonth(), from.getDate() + i);
+    return `${day.getFullYear()}-${String(day.getMonth() + 1).padStart(2, '0')}-${String(day.getDate()).padStart(2, '0')}`;
+  });
+}
+
+/** Booking: a day, the day's free slots in the site's time zone, name and email, confirmation. */
+export default function BookingPanel(props: { profile: VisitorProfile; conversationId?: number }) {
+  const days = upcomingDays(new Date(), DAYS_SHOWN);
+  const [day, setDay] = useState(days[0]);
+  const [slots, setSlots] = useState<Slot[] | undefined>();
+  const [zone, setZone] = useState('');
+  const [chosen, setChosen] = useState<Slot | undefined>();
+  const [name, setName] = useState(props.profile.name);
+  const [email, setEmail] = useState(props.profile.email);
+  const [error, setError] = useState('');
+  const [done, setDone] = useState('');
+  const [unavailable, setUnavailable] = useState(false);
+
+  useEffect(() => {
+    let live = true;
+    setSlots(undefined);
+    setChosen(undefined);
+    unwrap(
+      api.POST('/api/widget/appointments/availability', {
+        body: { widget_key: frameParams.widgetKey, date: day },
+      }),
+    )
+      .then((answer) => {
+        if (!live) return;
+        setZone(answer.timezone);
+        setSlots(answer.slots.filter((slot) => slot.available));
+      })
+      .catch((failure: unknown) => {
+        if (!live) return;
+        if (failure instanceof ApiError && failure.status === 403) setUnavailable(true);
+        else setError(failure instanceof ApiError ? failure.message : t('error.generic'));
+        setSlots([]);
+      });
+    return () => {
+      live = false;
+    };
+  }, [day]);
+
+  if (unavailable) return <p role="status">{t('booking.unavailable')}</p>;
+  if (done) {
+    return (
+      <p class="notice" role="status">
+        {t('booking.confirmed', { when: done })}
+      </p>
+    );
+  }
+  const dayLabel = new Intl.DateTimeFormat(language(), {
+    weekday: 'short',
+    day: 'numeric',
+    month: 'short',
+  });
+  const timeLabel = (slot: Slot) =>
+    zone
+      ? new Intl.DateTimeFormat(language(), {
+          hour: 'numeric',
+          minute: '2-digit',
+          timeZone: zone,
+        }).format(new Date(slot.starts_at))
+      : slot.label;
+
+  const book = async (event: Event) => {
+    event.preventDefault();
+    if (!chosen) return;
+    setError('');
+    try {
+      const answer = await unwrap(
+        api.POST('/api/widget/appointments/book', {
+          body: {
+            scheduled_at: chosen.starts_at,
+            ...(name.trim() ? { visitor_name: name.trim() } : {}),
+            ...(email.trim() ? { visitor_email: email.trim() } : {}),
+            ...(props.conversationId ? { conversation_id: props.conversationId } : {}),
+          },
+        }),
+      );
+      setDone(answer.appointment.formatted);
+    } catch (failure) {
+      const fields = failure instanceof ApiError ? Object.values(failure.fieldErrors()) : [];
+      setError(fields[0] ?? (failure instanceof ApiError ? failure.message : t('error.generic')));
+    }
+  };
+
+  return (
+    <form class="form" onSubmit={(e) => void book(e)}>
+      <div class="field">
+        <label for="booking-day">{t('booking.day')}</label>
+        <select id="booking-day" value={day} onChange={(e) => setDay(e.currentTarget.value)}>
+          {days.map((d) => (
+            <option key={d} value={d}>
+              {dayLabel.format(new Date(`${d}T12:00:00`))}
+            </option>
+          ))}
+        </select>
+      </div>
+      <fieldset class="slots">
+        <legend>
+          {t('booking.slots')} {zone && <span class="zone">({zone})</span>}
+        </legend>
+        {slots === undefined ? (
+          <p role="status">{t('chat.connecting')}</p>
+        ) : slots.length === 0 ? (
+          <p>{t('booking.no_slots')}</p>
+        ) : (
+          slots.map((slot) => (
+            <label key={slot.starts_at} class={`slot ${chosen === slot ? 'on' : ''}`}>
+              <input
+                type="radio"
+                name="slot"
+                checked={chosen === slot}
+                onChange={() => setChosen(slot)}
+              />
+              {timeLabel(slot)}
+            </label>
+          ))
+        )}
+      </fieldset>
+      {chosen && (
+        <>
+          <Field
+            id="booking-name"
+            label={t('booking.name')}
+            value={name}
+            onInput={setName}
+            autoComplete="name"
+          />
+          <Field
+            id="booking-email"
+            label={t('booking.email')}
+            type="email"
+            value={email}
+            onInput={setEmail}
+            autoComplete="email"
+          />
+        </>
+      )}
+      {error && (
+        <p class="error" role="alert">
+          {error}
+        </p>
+      )}
+      <button type="submit" class="primary" disabled={!chosen || (!name.trim() && !email.trim())}>
+        {t('booking.submit')}
+      </button>
+    </form>
+  );
+}

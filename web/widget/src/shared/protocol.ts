@@ -1,0 +1,33 @@
+/**
+ * The postMessage protocol between the loader (host page) and the chat frame (service origin).
+ * Each side accepts messages only from the other's window and origin.
+ */
+export interface MessageSummary {
+  id: number;
+  body: string;
+  sender_type: string;
+  created_at: string;
+}
+
+export type FrameToHost =
+  | { type: 'hello' }
+  | { type: 'ready'; visitor_uid: string }
+  | {
+      type: 'config';
+      color: string;
+      position: 'left' | 'right';
+      launcher_label: string;
+      labels: { open: string; close: string; unread: string };
+    }
+  | { type: 'unread'; count: number }
+  | { type: 'message'; message: MessageSummary }
+  | { type: 'close' }
+  /** Where the browser refuses the frame storage (third-party), the host page keeps these. */
+  | { type: 'store'; values: Record<string, string | null> }
+  | { type: 'bye' };
+
+export type HostToFrame =
+  | { type: 'open' }
+  | { type: 'close' }
+  | { type: 'shutdown' }
+  | { type: 'identify'; name?: string; email?: string; phone?: string };
