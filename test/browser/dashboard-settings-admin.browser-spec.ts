@@ -1,4 +1,3 @@
-import { readFileSync } from 'node:fs';
 import net, { type AddressInfo } from 'node:net';
 import { DateTime } from 'luxon';
 import type { Locator, Page } from 'playwright-core';
@@ -6,7 +5,7 @@ import request from 'supertest';
 import { type Registered, registerOrganization } from '../factories/identity';
 import { type AppProcess, eventually, startApp } from '../utils/app-process';
 import {
-  type AxeViolation,
+  seriousAxeViolations,
   browserAvailable,
   launchBrowser,
   type TestBrowser,
@@ -40,20 +39,8 @@ describeIfBrowser('dashboard settings', () => {
 
   const asOwner = () => ({ Authorization: `Bearer ${owner.token}` });
 
-  // axe-core goes in through the debugging protocol: the dashboard's CSP refuses inline scripts.
-  const axeSource = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
   const expectAccessible = async () => {
-    await page.evaluate(axeSource);
-    const violations = await page.evaluate(async () => {
-      const axe = (
-        globalThis as unknown as { axe: { run(): Promise<{ violations: AxeViolation[] }> } }
-      ).axe;
-      const result = await axe.run();
-      return result.violations
-        .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-        .map(({ id, help, nodes }) => ({ id, help, targets: nodes.map((node) => node.target) }));
-    });
-    expect(violations).toEqual([]);
+    expect(await seriousAxeViolations(page)).toEqual([]);
   };
 
   const status = (text: string | RegExp) => page.getByRole('status').filter({ hasText: text });

@@ -1,4 +1,3 @@
-import { readFileSync } from 'node:fs';
 import net, { type AddressInfo } from 'node:net';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
@@ -6,7 +5,7 @@ import request from 'supertest';
 import { type Registered, registerOrganization, uniqueEmail } from '../factories/identity';
 import { type AppProcess, eventually, startApp } from '../utils/app-process';
 import {
-  type AxeViolation,
+  seriousAxeViolations,
   browserAvailable,
   launchBrowser,
   type TestBrowser,
@@ -40,7 +39,6 @@ describeIfBrowser('dashboard reports', () => {
   let page: Page;
 
   const auth = (token: string) => ({ Authorization: `Bearer ${token}` });
-  const axeSource = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
 
   const startChat = async () => {
     const session = await request(app.url)
@@ -208,17 +206,7 @@ describeIfBrowser('dashboard reports', () => {
     expect(download.status()).toBe(200);
     expect(download.headers()['content-type']).toContain('text/csv');
 
-    await page.evaluate(axeSource);
-    const violations = await page.evaluate(async () => {
-      const axe = (
-        globalThis as unknown as { axe: { run(): Promise<{ violations: AxeViolation[] }> } }
-      ).axe;
-      const result = await axe.run();
-      return result.violations
-        .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-        .map(({ id, help, nodes }) => ({ id, help, targets: nodes.map((node) => node.target) }));
-    });
-    expect(violations).toEqual([]);
+    expect(await seriousAxeViolations(page)).toEqual([]);
     await page.screenshot({
       path: path.join(__dirname, '../../docs/dashboard-reports.png'),
       fullPage: true,
