@@ -152,20 +152,27 @@ describeIfBrowser('the widget menu: account login, record search, lookup tables,
     }
   });
 
-  it('books a free slot of a day and confirms it with the formatted time', async () => {
+  it('books a free slot of a day within advance_days and confirms it with the formatted time', async () => {
     const org = await registerOrganization(app.url, 'Clinic');
+    await request(app.url)
+      .patch('/api/agent/appointment-settings')
+      .set('Authorization', `Bearer ${org.token}`)
+      .send({ advance_days: 5 })
+      .expect(200);
     const widget = await openWidget(org);
     const { frame } = widget;
     try {
       await openMenu(frame, 'Book a time');
       const day = frame.getByRole('combobox', { name: 'Day' });
       await day.waitFor();
+      // Today and the five days after it: the service's last_date ends the picker.
+      await day.getByRole('option').nth(5).waitFor({ state: 'attached' });
       const days = await day
         .locator('option')
         .evaluateAll((options) =>
           options.map((option) => (option as unknown as { value: string }).value),
         );
-      expect(days).toHaveLength(14);
+      expect(days).toHaveLength(6);
       // The first day with a free slot (weekends and today's past hours have none).
       const slots = frame.getByRole('group', { name: /Available times/ });
       for (const value of days) {

@@ -265,6 +265,13 @@ export class AvailabilityResponseDto extends EnvelopeDto {
   @ApiProperty({ format: 'date', example: '2027-03-29' }) date!: string;
   @ApiProperty({ example: 'Europe/Berlin' }) timezone!: string;
   @ApiProperty({
+    format: 'date',
+    example: '2027-04-12',
+    description:
+      "The last date that can have slots (today plus advance_days, in the site's time zone): a day picker ends there",
+  })
+  last_date!: string;
+  @ApiProperty({
     type: [SlotDto],
     description:
       'In time order; empty on closed days, past days and days beyond advance_days. Slots within min_notice_hours are left out.',

@@ -80,6 +80,20 @@ function boundary(day: DateTime, minutes: number, which: 'first' | 'last'): Date
 const overlapsAny = (start: number, end: number, blocked: BlockedRange[]): boolean =>
   blocked.some((range) => range.start.getTime() < end && start < range.end.getTime());
 
+/** The last local date (YYYY-MM-DD, in `zone`) that can have slots: today plus `advanceDays`. */
+export function lastBookableDate(
+  rules: BookingRules,
+  now: Date,
+  zone: string | DateTime['zone'],
+): string {
+  return (
+    DateTime.fromJSDate(now, { zone })
+      .startOf('day')
+      .plus({ days: rules.advanceDays })
+      .toISODate() ?? ''
+  );
+}
+
 /**
  * The slots of `day` (from `localDate`), in time order. Days before today or more than
  * `advanceDays` after it (in the site's zone) have none, nor does any time within
@@ -93,9 +107,10 @@ export function daySlots(
   blocked: BlockedRange[],
 ): Slot[] {
   const today = DateTime.fromJSDate(now, { zone: day.zone }).startOf('day');
-  const lastDay = today.plus({ days: rules.advanceDays });
   const date = day.toISODate() ?? '';
-  if (date < (today.toISODate() ?? '') || date > (lastDay.toISODate() ?? '')) return [];
+  if (date < (today.toISODate() ?? '') || date > lastBookableDate(rules, now, day.zone)) {
+    return [];
+  }
 
   const earliest = now.getTime() + rules.minNoticeHours * 3_600_000;
   const slots = new Map<number, Slot>();

@@ -15,7 +15,14 @@ import {
   AppointmentsRepository,
   isOverlapRefused,
 } from './appointments.repository';
-import { dayWindow, daySlots, formatAppointment, localDate, type Slot } from './availability';
+import {
+  dayWindow,
+  daySlots,
+  formatAppointment,
+  lastBookableDate,
+  localDate,
+  type Slot,
+} from './availability';
 
 /** What a visitor books: `scheduledAt` is ISO 8601 with an offset (checked by the DTO). */
 export interface BookingInput {
@@ -49,16 +56,19 @@ export class BookingService {
   async availability(
     widget: WidgetPrincipal,
     date: string,
-  ): Promise<{ timezone: string; slots: Slot[] }> {
+  ): Promise<{ timezone: string; slots: Slot[]; lastDate: string }> {
     const { site, settings } = await this.settings.bookable(widget);
     const day = localDate(date, site.timezone);
     if (!day) {
       throw AppError.invalid('date', 'The date must be a real date in the form YYYY-MM-DD.');
     }
     const blocked = await this.appointments.blocked(this.dataSource, site.id, dayWindow(day));
+    const rules = bookingRules(settings);
+    const now = this.clock.now();
     return {
       timezone: site.timezone,
-      slots: daySlots(day, bookingRules(settings), this.clock.now(), blocked),
+      slots: daySlots(day, rules, now, blocked),
+      lastDate: lastBookableDate(rules, now, site.timezone),
     };
   }
 

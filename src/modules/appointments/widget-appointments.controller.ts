@@ -33,8 +33,8 @@ export class WidgetAppointmentsController {
     @CurrentWidget() widget: WidgetPrincipal,
     @Body() body: AvailabilityRequestDto,
   ) {
-    const { timezone, slots } = await this.booking.availability(widget, body.date);
-    return { date: body.date, timezone, slots: slots.map(toSlotDto) };
+    const { timezone, slots, lastDate } = await this.booking.availability(widget, body.date);
+    return { date: body.date, timezone, last_date: lastDate, slots: slots.map(toSlotDto) };
   }
 
   @Post('book')

@@ -2316,6 +2316,12 @@ export interface components {
              * @example 2026-11-22T10:00:00.000Z
              */
             datetime: string;
+            /**
+             * Format: date
+             * @description The last date that can have slots (today plus advance_days, in the site's time zone): a day picker ends there
+             * @example 2027-04-12
+             */
+            last_date: string;
             /** @example OK */
             message: string;
             /** @description In time order; empty on closed days, past days and days beyond advance_days. Slots within min_notice_hours are left out. */

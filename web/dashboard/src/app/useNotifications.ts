@@ -31,9 +31,8 @@ export function useNotifications(agentId: number | undefined) {
     return agentChannel.on('message.created', (message) => {
       if (message.sender_type !== 'visitor') return;
       const known = findConversation(queryClient, message.conversation_id);
-      const waiting = !known || (known.status === 'waiting' && known.assigned_agent_id === null);
-      const mine = known?.assigned_agent_id === agentId;
-      if (!waiting && !mine) return;
+      if (!concernsAgent(known, agentId)) return;
+      const waiting = !known || known.assigned_agent_id === null;
       chime();
       const name = known?.visitor.name ?? t('app.visitor');
       browserNotification(
@@ -44,9 +43,22 @@ export function useNotifications(agentId: number | undefined) {
     });
   }, [agentId, queryClient, navigate]);
 
+  // Only what waits for this agent: new waiting chats and its own chats, not teammates' chats.
   useEffect(() => {
-    setTitleCount(Object.values(unread ?? {}).reduce((sum, n) => sum + n, 0));
-  }, [unread]);
+    const count = Object.entries(unread ?? {}).reduce(
+      (sum, [id, n]) =>
+        concernsAgent(findConversation(queryClient, Number(id)), agentId) ? sum + n : sum,
+      0,
+    );
+    setTitleCount(count);
+  }, [unread, agentId, queryClient]);
+}
+
+/** A new waiting chat nobody has taken (or one not loaded yet), or one of the agent's own. */
+function concernsAgent(known: Conversation | undefined, agentId: number | undefined): boolean {
+  if (!known) return true;
+  if (known.status === 'waiting' && known.assigned_agent_id === null) return true;
+  return agentId !== undefined && known.assigned_agent_id === agentId;
 }
 
 function findConversation(

@@ -6,7 +6,8 @@ import { frameParams } from '../../frame/host';
 import { language, t } from '../../i18n';
 
 type Slot = Schemas['SlotDto'];
-const DAYS_SHOWN = 14;
+/** advance_days is at most 90: today and 90 days after it; the service says where to stop. */
+const DAYS_AT_MOST = 91;
 
 /** Days from today (in the visitor's calendar) as YYYY-MM-DD; the service answers in the site zone. */
 export function upcomingDays(from: Date, count: number): string[] {
@@ -18,7 +19,10 @@ export function upcomingDays(from: Date, count: number): string[] {
 
 /** Booking: a day, the day's free slots in the site's time zone, name and email, confirmation. */
 export default function BookingPanel(props: { profile: VisitorProfile; conversationId?: number }) {
-  const days = upcomingDays(new Date(), DAYS_SHOWN);
+  const [lastDate, setLastDate] = useState<string | undefined>();
+  const days = upcomingDays(new Date(), DAYS_AT_MOST).filter(
+    (d, i) => i === 0 || (lastDate !== undefined && d <= lastDate),
+  );
   const [day, setDay] = useState(days[0]);
   const [slots, setSlots] = useState<Slot[] | undefined>();
   const [zone, setZone] = useState('');
@@ -41,6 +45,7 @@ export default function BookingPanel(props: { profile: VisitorProfile; conversat
       .then((answer) => {
         if (!live) return;
         setZone(answer.timezone);
+        setLastDate(answer.last_date);
         setSlots(answer.slots.filter((slot) => slot.available));
       })
       .catch((failure: unknown) => {

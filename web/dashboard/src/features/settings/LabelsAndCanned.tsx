@@ -1,0 +1,240 @@
+import {
+  Badge,
+  Button,
+  Card,
+  ColorInput,
+  Group,
+  Stack,
+  Table,
+  Text,
+  Textarea,
+  TextInput,
+  Title,
+} from '@mantine/core';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { type FormEvent, useState } from 'react';
+import { api, unwrap } from '../../api/client';
+import { t } from '../../i18n';
+import {
+  ConfirmButton,
+  fieldErrorsOf,
+  NoticeBar,
+  QueryState,
+  SectionHeader,
+  useNotice,
+} from './ui';
+
+/** Canned responses: organization-wide replies an agent inserts with `/shortcut`. */
+export function CannedResponsesSettings() {
+  const queryClient = useQueryClient();
+  const notice = useNotice();
+  const [shortcut, setShortcut] = useState('');
+  const [body, setBody] = useState('');
+  const list = useQuery({
+    queryKey: ['canned-responses'],
+    queryFn: () => unwrap(api.GET('/api/agent/canned-responses')),
+  });
+  const refresh = () => queryClient.invalidateQueries({ queryKey: ['canned-responses'] });
+  const create = useMutation({
+    mutationFn: () => unwrap(api.POST('/api/agent/canned-responses', { body: { shortcut, body } })),
+    onSuccess: () => {
+      notice.success(t('settings.canned.added', { shortcut }));
+      setShortcut('');
+      setBody('');
+      void refresh();
+    },
+  });
+  const remove = useMutation({
+    mutationFn: (id: number) =>
+      unwrap(
+        api.DELETE('/api/agent/canned-responses/{canned_response}', {
+          params: { path: { canned_response: id } },
+        }),
+      ),
+    onSuccess: () => {
+      notice.success(t('settings.canned.removed'));
+      void refresh();
+    },
+    onError: notice.failure,
+  });
+  const errors = fieldErrorsOf(create.error);
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    create.mutate();
+  };
+  return (
+    <>
+      <SectionHeader
+        title={t('settings.canned.title')}
+        description={t('settings.canned.description')}
+      />
+      <NoticeBar notice={notice.notice} onClose={notice.clear} />
+      <Card withBorder padding="lg" component="form" onSubmit={submit} aria-labelledby="new-canned">
+        <Title order={3} size="h4" id="new-canned" mb="sm">
+          {t('settings.canned.add')}
+        </Title>
+        <Stack>
+          {create.error && !Object.keys(errors).length && (
+            <Text c="red" role="alert">
+              {create.error.message}
+            </Text>
+          )}
+          <TextInput
+            label={t('settings.canned.shortcut')}
+            description={t('settings.canned.shortcutHint')}
+            leftSection="/"
+            value={shortcut}
+            onChange={(e) => setShortcut(e.currentTarget.value)}
+            error={errors.shortcut}
+            required
+            maw={320}
+          />
+          <Textarea
+            label={t('settings.canned.body')}
+            value={body}
+            onChange={(e) => setBody(e.currentTarget.value)}
+            error={errors.body}
+            autosize
+            minRows={3}
+            required
+          />
+          <Group justify="flex-end">
+            <Button type="submit" loading={create.isPending}>
+              {t('settings.canned.addButton')}
+            </Button>
+          </Group>
+        </Stack>
+      </Card>
+      <QueryState loading={list.isPending} error={list.error} />
+      {list.data && list.data.data.length === 0 && (
+        <Text c="dimmed" mt="lg">
+          {t('settings.canned.empty')}
+        </Text>
+      )}
+      {list.data && list.data.data.length > 0 && (
+        <Table mt="lg" verticalSpacing="sm">
+          <Table.Thead>
+            <Table.Tr>
+              <Table.Th>{t('settings.canned.shortcut')}</Table.Th>
+              <Table.Th>{t('settings.canned.body')}</Table.Th>
+              <Table.Th>{t('settings.actions')}</Table.Th>
+            </Table.Tr>
+          </Table.Thead>
+          <Table.Tbody>
+            {list.data.data.map((item) => (
+              <Table.Tr key={item.id}>
+                <Table.Td fw={600}>/{item.shortcut}</Table.Td>
+                <Table.Td style={{ whiteSpace: 'pre-wrap' }}>{item.body}</Table.Td>
+                <Table.Td>
+                  <ConfirmButton
+                    label={t('settings.canned.remove', { shortcut: item.shortcut })}
+                    title={t('settings.canned.removeTitle')}
+                    message={t('settings.canned.removeMessage', { shortcut: item.shortcut })}
+                    confirmLabel={t('settings.canned.removeConfirm')}
+                    onConfirm={() => remove.mutate(item.id)}
+                  />
+                </Table.Td>
+              </Table.Tr>
+            ))}
+          </Table.Tbody>
+        </Table>
+      )}
+    </>
+  );
+}
+
+/** Labels agents put on conversations and filter the inbox by. */
+export function LabelsSettings() {
+  const queryClient = useQueryClient();
+  const notice = useNotice();
+  const [name, setName] = useState('');
+  const [color, setColor] = useState('#4c6ef5');
+  const list = useQuery({
+    queryKey: ['labels'],
+    queryFn: () => unwrap(api.GET('/api/agent/labels')),
+  });
+  const refresh = () => queryClient.invalidateQueries({ queryKey: ['labels'] });
+  const create = useMutation({
+    mutationFn: () => unwrap(api.POST('/api/agent/labels', { body: { name, color } })),
+    onSuccess: () => {
+      notice.success(t('settings.labels.added', { name }));
+      setName('');
+      void refresh();
+    },
+  });
+  const remove = useMutation({
+    mutationFn: (id: number) =>
+      unwrap(api.DELETE('/api/agent/labels/{label}', { params: { path: { label: id } } })),
+    onSuccess: () => {
+      notice.success(t('settings.labels.removed'));
+      void refresh();
+    },
+    onError: notice.failure,
+  });
+  const errors = fieldErrorsOf(create.error);
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    create.mutate();
+  };
+  return (
+    <>
+      <SectionHeader
+        title={t('settings.labels.title')}
+        description={t('settings.labels.description')}
+      />
+      <NoticeBar notice={notice.notice} onClose={notice.clear} />
+      <Card withBorder padding="lg" component="form" onSubmit={submit} aria-labelledby="new-label">
+        <Title order={3} size="h4" id="new-label" mb="sm">
+          {t('settings.labels.add')}
+        </Title>
+        {create.error && !Object.keys(errors).length && (
+          <Text c="red" role="alert" mb="sm">
+            {create.error.message}
+          </Text>
+        )}
+        <Group align="flex-start">
+          <TextInput
+            label={t('settings.labels.name')}
+            value={name}
+            onChange={(e) => setName(e.currentTarget.value)}
+            error={errors.name}
+            required
+          />
+          <ColorInput
+            label={t('settings.labels.color')}
+            value={color}
+            onChange={setColor}
+            format="hex"
+            withEyeDropper={false}
+            error={errors.color}
+          />
+          <Button type="submit" loading={create.isPending} mt={25}>
+            {t('settings.labels.addButton')}
+          </Button>
+        </Group>
+      </Card>
+      <QueryState loading={list.isPending} error={list.error} />
+      {list.data && list.data.data.length === 0 && (
+        <Text c="dimmed" mt="lg">
+          {t('settings.labels.empty')}
+        </Text>
+      )}
+      <Stack mt="lg" gap="xs">
+        {list.data?.data.map((label) => (
+          <Group key={label.id} justify="space-between">
+            <Badge color={label.color} variant="filled" size="lg" autoContrast>
+              {label.name}
+            </Badge>
+            <ConfirmButton
+              label={t('settings.labels.remove', { name: label.name })}
+              title={t('settings.labels.removeTitle')}
+              message={t('settings.labels.removeMessage', { name: label.name })}
+              confirmLabel={t('settings.labels.removeConfirm')}
+              onConfirm={() => remove.mutate(label.id)}
+            />
+          </Group>
+        ))}
+      </Stack>
+    </>
+  );
+}

@@ -1,0 +1,220 @@
+import {
+  Button,
+  Card,
+  Group,
+  PasswordInput,
+  Select,
+  SimpleGrid,
+  Table,
+  Text,
+  TextInput,
+  Title,
+  VisuallyHidden,
+} from '@mantine/core';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { type FormEvent, useState } from 'react';
+import { api, unwrap } from '../../api/client';
+import { t } from '../../i18n';
+import {
+  ConfirmButton,
+  fieldErrorsOf,
+  NoticeBar,
+  QueryState,
+  type Role,
+  SectionHeader,
+  useMe,
+  useNotice,
+  Tag,
+} from './ui';
+
+const ROLES: Role[] = ['owner', 'admin', 'agent'];
+const roleOptions = ROLES.map((role) => ({ value: role, label: t(`settings.role.${role}`) }));
+
+export default function TeamSettings() {
+  const queryClient = useQueryClient();
+  const notice = useNotice();
+  const me = useMe();
+  const team = useQuery({
+    queryKey: ['team'],
+    queryFn: () => unwrap(api.GET('/api/agent/team')),
+  });
+  const refresh = () => queryClient.invalidateQueries({ queryKey: ['team'] });
+
+  const changeRole = useMutation({
+    mutationFn: ({ id, role }: { id: number; role: Role }) =>
+      unwrap(
+        api.PATCH('/api/agent/team/{user}', {
+          params: { path: { user: String(id) } },
+          body: { role },
+        }),
+      ),
+    onSuccess: (result) => {
+      notice.success(t('settings.team.roleChanged', { name: result.data.name }));
+      void refresh();
+    },
+    onError: notice.failure,
+  });
+  const remove = useMutation({
+    mutationFn: (id: number) =>
+      unwrap(api.DELETE('/api/agent/team/{user}', { params: { path: { user: String(id) } } })),
+    onSuccess: () => {
+      notice.success(t('settings.team.removed'));
+      void refresh();
+    },
+    onError: notice.failure,
+  });
+
+  return (
+    <>
+      <SectionHeader
+        title={t('settings.team.title')}
+        description={t('settings.team.description')}
+      />
+      <NoticeBar notice={notice.notice} onClose={notice.clear} />
+      <AddMemberForm
+        onAdded={(name) => {
+          notice.success(t('settings.team.added', { name }));
+          void refresh();
+        }}
+      />
+      <QueryState loading={team.isPending} error={team.error} />
+      {team.data && (
+        <Table.ScrollContainer minWidth={640} mt="lg">
+          <Table verticalSpacing="sm" highlightOnHover>
+            <Table.Thead>
+              <Table.Tr>
+                <Table.Th>{t('settings.team.name')}</Table.Th>
+                <Table.Th>{t('settings.team.email')}</Table.Th>
+                <Table.Th>{t('settings.team.role')}</Table.Th>
+                <Table.Th>{t('settings.team.status')}</Table.Th>
+                <Table.Th>
+                  <VisuallyHidden>{t('settings.actions')}</VisuallyHidden>
+                </Table.Th>
+              </Table.Tr>
+            </Table.Thead>
+            <Table.Tbody>
+              {team.data.data.map((member) => (
+                <Table.Tr key={member.id}>
+                  <Table.Td>
+                    <Text fw={500}>{member.name}</Text>
+                  </Table.Td>
+                  <Table.Td>{member.email}</Table.Td>
+                  <Table.Td>
+                    <Select
+                      aria-label={t('settings.team.roleOf', { name: member.name })}
+                      data={roleOptions}
+                      value={member.role}
+                      allowDeselect={false}
+                      disabled={member.id === me.data?.user.id}
+                      onChange={(value) =>
+                        value && changeRole.mutate({ id: member.id, role: value })
+                      }
+                      w={140}
+                    />
+                  </Table.Td>
+                  <Table.Td>
+                    <Tag
+                      color={
+                        member.status === 'online'
+                          ? 'teal'
+                          : member.status === 'away'
+                            ? 'yellow'
+                            : 'gray'
+                      }
+                    >
+                      {t(`settings.team.presence.${member.status}`)}
+                    </Tag>
+                  </Table.Td>
+                  <Table.Td>
+                    {member.id !== me.data?.user.id && (
+                      <ConfirmButton
+                        label={t('settings.team.remove', { name: member.name })}
+                        title={t('settings.team.removeTitle')}
+                        message={t('settings.team.removeMessage', { name: member.name })}
+                        confirmLabel={t('settings.team.removeConfirm')}
+                        onConfirm={() => remove.mutate(member.id)}
+                      />
+                    )}
+                  </Table.Td>
+                </Table.Tr>
+              ))}
+            </Table.Tbody>
+          </Table>
+        </Table.ScrollContainer>
+      )}
+    </>
+  );
+}
+
+function AddMemberForm({ onAdded }: { onAdded: (name: string) => void }) {
+  const [name, setName] = useState('');
+  const [email, setEmail] = useState('');
+  const [role, setRole] = useState<Role>('agent');
+  const [password, setPassword] = useState('');
+  const add = useMutation({
+    mutationFn: () =>
+      unwrap(api.POST('/api/agent/team', { body: { name, email, role, password } })),
+    onSuccess: (result) => {
+      setName('');
+      setEmail('');
+      setPassword('');
+      setRole('agent');
+      onAdded(result.data.name);
+    },
+  });
+  const errors = fieldErrorsOf(add.error);
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    add.mutate();
+  };
+  return (
+    <Card withBorder padding="lg" component="form" onSubmit={submit} aria-labelledby="add-member">
+      <Title order={3} size="h4" id="add-member" mb="sm">
+        {t('settings.team.add')}
+      </Title>
+      {add.error && !Object.keys(errors).length && (
+        <Text c="red" role="alert" mb="sm">
+          {add.error.message}
+        </Text>
+      )}
+      <SimpleGrid cols={{ base: 1, sm: 2 }}>
+        <TextInput
+          label={t('settings.team.name')}
+          value={name}
+          onChange={(e) => setName(e.currentTarget.value)}
+          error={errors.name}
+          required
+        />
+        <TextInput
+          label={t('settings.team.email')}
+          type="email"
+          value={email}
+          onChange={(e) => setEmail(e.currentTarget.value)}
+          error={errors.email}
+          required
+        />
+        <Select
+          label={t('settings.team.role')}
+          data={roleOptions}
+          value={role}
+          allowDeselect={false}
+          onChange={(value) => value && setRole(value)}
+          error={errors.role}
+        />
+        <PasswordInput
+          label={t('settings.team.password')}
+          description={t('settings.team.passwordHint')}
+          value={password}
+          onChange={(e) => setPassword(e.currentTarget.value)}
+          error={errors.password}
+          required
+        />
+      </SimpleGrid>
+      <Group justify="flex-end" mt="md">
+        <Button type="submit" loading={add.isPending}>
+          {t('settings.team.addButton')}
+        </Button>
+      </Group>
+    </Card>
+  );
+}

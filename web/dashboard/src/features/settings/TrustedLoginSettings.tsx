@@ -1,0 +1,101 @@
+import { Alert, Button, Card, Code, Group, Stack, Switch, Text, Title } from '@mantine/core';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { api, unwrap } from '../../api/client';
+import { t } from '../../i18n';
+import { CopyField, NoticeBar, QueryState, SectionHeader, useNotice, Tag } from './ui';
+
+export default function TrustedLoginSettings() {
+  const queryClient = useQueryClient();
+  const notice = useNotice();
+  const [secret, setSecret] = useState<string | null>(null);
+  const status = useQuery({
+    queryKey: ['trusted-login'],
+    queryFn: () => unwrap(api.GET('/api/agent/visitor-trusted-login')),
+  });
+  const generate = useMutation({
+    mutationFn: () => unwrap(api.POST('/api/agent/visitor-trusted-login/secret')),
+    onSuccess: (result) => {
+      setSecret(result.plain_text_secret);
+      notice.clear();
+      queryClient.setQueryData(['trusted-login'], result);
+    },
+    onError: notice.failure,
+  });
+  const toggle = useMutation({
+    mutationFn: (enabled: boolean) =>
+      unwrap(api.PATCH('/api/agent/visitor-trusted-login', { body: { enabled } })),
+    onSuccess: (result) => {
+      queryClient.setQueryData(['trusted-login'], result);
+      notice.success(
+        result.trusted_login.enabled
+          ? t('settings.trusted.switchedOn')
+          : t('settings.trusted.switchedOff'),
+      );
+    },
+    onError: notice.failure,
+  });
+  const state = status.data?.trusted_login;
+  return (
+    <>
+      <SectionHeader
+        title={t('settings.trusted.title')}
+        description={t('settings.trusted.description')}
+      />
+      <NoticeBar notice={notice.notice} onClose={notice.clear} />
+      <QueryState loading={status.isPending} error={status.error} />
+      {state && (
+        <Stack gap="lg">
+          {secret && (
+            <Alert color="teal" title={t('settings.trusted.secretTitle')}>
+              <Stack gap="xs">
+                <Text size="sm">{t('settings.trusted.secretOnce')}</Text>
+                <CopyField label={t('settings.trusted.secret')} value={secret} />
+              </Stack>
+            </Alert>
+          )}
+          <Card withBorder padding="lg" component="section" aria-labelledby="trusted-state">
+            <Group justify="space-between" mb="md">
+              <Title order={3} size="h4" id="trusted-state">
+                {t('settings.trusted.state')}
+              </Title>
+              <Tag color={state.enabled ? 'teal' : 'gray'}>
+                {state.enabled ? t('settings.trusted.on') : t('settings.trusted.off')}
+              </Tag>
+            </Group>
+            <Stack>
+              <Text size="sm">
+                {state.secret_configured
+                  ? t('settings.trusted.secretSet', { prefix: state.secret_prefix ?? '' })
+                  : t('settings.trusted.noSecret')}
+              </Text>
+              <Text size="sm">
+                {t('settings.trusted.endpoint')} <Code>{state.endpoint}</Code>
+              </Text>
+              <Text size="sm">
+                {t('settings.trusted.header')} <Code>{state.header}</Code>
+              </Text>
+              <Group justify="space-between">
+                <Switch
+                  label={t('settings.trusted.enabled')}
+                  checked={state.enabled}
+                  disabled={toggle.isPending}
+                  onChange={(e) => toggle.mutate(e.currentTarget.checked)}
+                />
+                <Button
+                  variant={state.secret_configured ? 'default' : 'filled'}
+                  onClick={() => generate.mutate()}
+                  loading={generate.isPending}
+                >
+                  {state.secret_configured
+                    ? t('settings.trusted.regenerate')
+                    : t('settings.trusted.generate')}
+                </Button>
+              </Group>
+            </Stack>
+          </Card>
+        </Stack>
+      )}
+    </>
+  );
+}
