@@ -42,6 +42,7 @@ describeIfBrowser('the agent dashboard: inbox and tickets', () => {
   const owner = { email: uniqueEmail('owner'), password: 'correct horse battery', token: '' };
   let widgetKey = '';
   let session: Session;
+  let latestId = 0;
 
   const agentApi = () => ({ Authorization: `Bearer ${owner.token}` });
   const noSeriousViolations = async () =>
@@ -326,6 +327,7 @@ describeIfBrowser('the agent dashboard: inbox and tickets', () => {
       const rows = (list.body as { data: { id: number; status: string }[] }).data;
       return rows.find((c) => c.status !== 'closed');
     });
+    latestId = latest.id;
     await page.getByLabel('View').selectOption('mine');
     await page
       .getByRole('link', { name: /Walter Visitor/ })
@@ -355,6 +357,104 @@ describeIfBrowser('the agent dashboard: inbox and tickets', () => {
     await page.getByRole('link', { name: /Walter Visitor.*Closed/ }).waitFor();
     await expect(visitorLinks.count()).resolves.toBe(1);
     await noSeriousViolations();
+  });
+
+  it('shows the visitor panel and sets labels from the conversation header', async () => {
+    const labelIds = async () =>
+      (
+        (
+          await request(app.url)
+            .get(`/api/agent/conversations/${latestId}`)
+            .set(agentApi())
+            .expect(200)
+        ).body as { data: { labels: { name: string }[] } }
+      ).data.labels.map((label) => label.name);
+    await request(app.url)
+      .post('/api/agent/labels')
+      .set(agentApi())
+      .send({ name: 'billing', color: '#8250df' })
+      .expect(201);
+    await page.goto(`${service}/inbox/${latestId}`);
+    const panel = page.getByRole('complementary', { name: 'Visitor' });
+    const earlier = panel.getByRole('region', { name: 'Earlier conversations' });
+    await earlier
+      .getByRole('link', { name: new RegExp(`^Conversation #${session.conversation_id},`) })
+      .waitFor();
+    await panel.getByRole('region', { name: 'Account login' }).getByText('Not logged in').waitFor();
+    await panel.getByRole('region', { name: 'Tickets' }).getByText('None yet.').waitFor();
+    await panel.getByRole('region', { name: 'Appointments' }).getByText('None yet.').waitFor();
+
+    // Labels: add one from the header's select, then take it off again.
+    const header = page.getByRole('region', { name: 'Conversation with Walter Visitor' });
+    await header.getByText('shipping', { exact: true }).first().waitFor();
+    const select = page.getByRole('combobox', { name: 'Labels' });
+    await select.click();
+    await page.getByRole('option', { name: 'billing', exact: true }).click();
+    await eventually(async () => (await labelIds()).sort().join() === 'billing,shipping');
+    await page.keyboard.press('Escape');
+    await noSeriousViolations();
+    // Picking a chosen label again takes it off.
+    await select.click();
+    await page.getByRole('option', { name: 'billing', exact: true }).click();
+    await eventually(async () => (await labelIds()).join() === 'shipping');
+    await expect(header.getByText('billing', { exact: true }).count()).resolves.toBe(0);
+  });
+
+  it('attaches an image to a reply and previews it in the thread', async () => {
+    const png = Buffer.from(
+      'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==',
+      'base64',
+    );
+    const chooser = page.waitForEvent('filechooser');
+    await page.getByRole('button', { name: 'Attach a file' }).click();
+    await (await chooser).setFiles({ name: 'parcel.png', mimeType: 'image/png', buffer: png });
+    await page.getByRole('group', { name: 'Attached files' }).getByText('parcel.png').waitFor();
+    await noSeriousViolations();
+    const reply = page.getByRole('textbox', { name: 'Reply' });
+    await reply.fill('Here is the parcel label.');
+    await reply.press('Enter');
+    const image = page
+      .getByRole('log', { name: 'Messages' })
+      .getByRole('img', { name: 'Image: parcel.png' });
+    await image.waitFor();
+    await eventually(async () =>
+      // The test's types have no DOM: the element is an <img> in the page.
+      image.evaluate((element) => {
+        const img = element as unknown as { complete: boolean; naturalWidth: number };
+        return img.complete && img.naturalWidth === 1;
+      }),
+    );
+    await expect(page.getByRole('group', { name: 'Attached files' }).count()).resolves.toBe(0);
+    await page.screenshot({ path: 'docs/dashboard-conversation.png' });
+    const messages = await request(app.url)
+      .get(`/api/agent/conversations/${latestId}`)
+      .set(agentApi())
+      .expect(200);
+    const sent = (
+      messages.body as {
+        data: { messages: { body: string; attachments: { file_name: string }[] }[] };
+      }
+    ).data.messages.find((m) => m.body === 'Here is the parcel label.');
+    expect(sent?.attachments.map((a) => a.file_name)).toEqual(['parcel.png']);
+
+    // The upload route takes a form with the session cookie only from the dashboard's origin.
+    const cookie = (await page.context().cookies()).find((c) => c.name === 'scs_session');
+    expect(cookie).toBeDefined();
+    const foreign = await request(app.url)
+      .post('/api/agent/attachments')
+      .set('Cookie', `scs_session=${cookie?.value}`)
+      .set('Origin', 'http://localhost:1')
+      .attach('file', png, 'parcel.png')
+      .expect(403);
+    expect((foreign.body as { message: string }).message).toBe(
+      'Requests with the session cookie must come from the dashboard.',
+    );
+    await request(app.url)
+      .post('/api/agent/attachments')
+      .set('Cookie', `scs_session=${cookie?.value}`)
+      .set('Origin', service)
+      .attach('file', png, 'parcel.png')
+      .expect(201);
   });
 
   it('finds a message with the search page', async () => {

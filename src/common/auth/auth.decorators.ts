@@ -25,11 +25,15 @@ export const Public = () => declare({ kind: 'public' });
 /**
  * A logged-in agent (bearer token or session cookie). `role: 'admin'` admits owners and admins;
  * agents get 403. A cookie-authenticated POST, PUT, PATCH or DELETE also needs a JSON body type
- * and an `Origin` of PUBLIC_URL or DASHBOARD_ORIGINS (403 otherwise).
+ * and an `Origin` of PUBLIC_URL or DASHBOARD_ORIGINS (403 otherwise). `multipart: true` (file
+ * uploads) also admits a `multipart/form-data` body from the dashboard's origin.
  */
-export const Agent = ({ role = 'agent' }: { role?: 'agent' | 'admin' } = {}) =>
+export const Agent = ({
+  role = 'agent',
+  multipart = false,
+}: { role?: 'agent' | 'admin'; multipart?: boolean } = {}) =>
   applyDecorators(
-    declare({ kind: 'agent', role }),
+    declare(multipart ? { kind: 'agent', role, multipart } : { kind: 'agent', role }),
     ApiBearerAuth('agent_token'),
     ApiCookieAuth('agent_cookie'),
     ApiErrors(401, 403),

@@ -18,7 +18,7 @@ export type Role = (typeof ROLES)[number];
 /** How a route is authenticated; every route declares exactly one (deny by default). */
 export type AuthDeclaration =
   | { kind: 'public' }
-  | { kind: 'agent'; role: 'agent' | 'admin' }
+  | { kind: 'agent'; role: 'agent' | 'admin'; multipart?: boolean }
   | { kind: 'api_key'; ability?: Ability }
   | { kind: 'widget'; visitor: boolean };
 

@@ -77,7 +77,7 @@ export class AttachmentUploadsController {
   }
 
   @Post('agent/attachments')
-  @Agent()
+  @Agent({ multipart: true })
   @UseInterceptors(AttachmentUploadInterceptor)
   @ResponseMessage('File uploaded.')
   @ApiConsumes('multipart/form-data')

@@ -65,7 +65,7 @@ export class AuthGuard implements CanActivate {
         const token = fromBearer ?? readSessionCookie(request);
         const agent = token ? await this.auth.authenticate(token) : undefined;
         if (!agent) throw AppError.unauthenticated();
-        if (!fromBearer) this.refuseCrossSite(request);
+        if (!fromBearer) this.refuseCrossSite(request, declaration.multipart === true);
         if (declaration.role === 'admin' && agent.role === 'agent') {
           throw AppError.forbidden('This action requires the owner or admin role.');
         }
@@ -102,7 +102,7 @@ export class AuthGuard implements CanActivate {
    * foreign page cannot send without a CORS preflight this server never grants). Bearer requests carry no ambient
    * credential and are not checked.
    */
-  private refuseCrossSite(request: AuthenticatedRequest): void {
+  private refuseCrossSite(request: AuthenticatedRequest, multipart: boolean): void {
     if (SAFE_METHODS.has(request.method)) return;
     const origin = request.headers.origin;
     if (typeof origin !== 'string' || !this.config.agentOrigins.has(origin)) {
@@ -115,7 +115,11 @@ export class AuthGuard implements CanActivate {
       type === undefined &&
       request.headers['transfer-encoding'] === undefined &&
       (request.headers['content-length'] ?? '0') === '0';
-    if (!bodyless && (typeof type !== 'string' || !/^application\/json\s*(;|$)/i.test(type))) {
+    // An upload route also takes a form from the dashboard's origin (checked above).
+    const accepted = multipart
+      ? /^(application\/json|multipart\/form-data)\s*(;|$)/i
+      : /^application\/json\s*(;|$)/i;
+    if (!bodyless && (typeof type !== 'string' || !accepted.test(type))) {
       throw AppError.forbidden('Requests with the session cookie must send JSON.');
     }
   }

@@ -8,6 +8,7 @@ export type ConversationDetail = Schemas['AgentConversationDetailResponseDto']['
 export type Label = Schemas['LabelDto'];
 export type SearchHit = Schemas['SearchHitDto'];
 export type Message = Schemas['MessageDto'];
+export type Attachment = Schemas['AttachmentDto'];
 export type ChatMessage = Schemas['ChatMessageDto'];
 export type Ticket = Schemas['AgentTicketDto'];
 export type Site = Schemas['SiteDto'];

@@ -1,5 +1,8 @@
 import {
+  ActionIcon,
   Button,
+  CloseButton,
+  FileButton,
   Group,
   Paper,
   SegmentedControl,
@@ -8,11 +11,11 @@ import {
   Textarea,
   UnstyledButton,
 } from '@mantine/core';
-import { IconSend } from '@tabler/icons-react';
+import { IconPaperclip, IconSend } from '@tabler/icons-react';
 import { useMutation } from '@tanstack/react-query';
 import { type KeyboardEvent, type RefObject, useEffect, useRef, useState } from 'react';
 import { api, unwrap } from '../../api/client';
-import { type Message, useCannedResponses } from '../../api/queries';
+import { type Attachment, type Message, useCannedResponses } from '../../api/queries';
 import { agentChannel } from '../../api/socket';
 import { t } from '../../i18n';
 
@@ -31,6 +34,7 @@ export function Composer({
   onSent: (message: Message) => void;
 }) {
   const [body, setBody] = useState('');
+  const [files, setFiles] = useState<Attachment[]>([]);
   const [mode, setMode] = useState<'reply' | 'note'>('reply');
   const note = mode === 'note';
   const typingTimer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
@@ -55,10 +59,27 @@ export function Composer({
       unwrap(
         api.POST('/api/agent/conversations/{conversation}/messages', {
           params: { path: { conversation: conversationId } },
-          body: { body: text, private: note },
+          body: files.length
+            ? { body: text, private: note, attachment_ids: files.map((file) => file.id) }
+            : { body: text, private: note },
         }),
       ),
     onSuccess: (result) => onSent(result.data),
+  });
+  const upload = useMutation({
+    mutationFn: (file: File) =>
+      unwrap(
+        api.POST('/api/agent/attachments', {
+          // The generated type calls the binary part a string; the body is sent as a form.
+          body: { file: file as unknown as string },
+          bodySerializer: (value) => {
+            const form = new FormData();
+            form.append('file', (value as unknown as { file: File }).file);
+            return form;
+          },
+        }),
+      ),
+    onSuccess: (result) => setFiles((old) => [...old, result.data]),
   });
 
   // `/shortcut` at the end of the text offers the organization's canned responses.
@@ -75,9 +96,14 @@ export function Composer({
 
   const submit = () => {
     const text = body.trim();
-    if (!text || send.isPending) return;
+    if ((!text && !files.length) || send.isPending || upload.isPending) return;
     stopTyping();
-    send.mutate(text, { onSuccess: () => setBody('') });
+    send.mutate(text, {
+      onSuccess: () => {
+        setBody('');
+        setFiles([]);
+      },
+    });
   };
   const onChange = (value: string) => {
     setBody(value);
@@ -134,6 +160,29 @@ export function Composer({
           {t('inbox.composer.error', { message: send.error.message })}
         </Text>
       )}
+      {upload.error && (
+        <Text c="red" size="sm" role="alert" mb={6}>
+          {t('inbox.composer.uploadError', { message: upload.error.message })}
+        </Text>
+      )}
+      {files.length > 0 && (
+        <Group gap="xs" mb={6} role="group" aria-label={t('inbox.composer.attached')}>
+          {files.map((file) => (
+            <Paper key={file.id} withBorder px="xs" py={2} radius="sm">
+              <Group gap={4} wrap="nowrap">
+                <Text size="sm" truncate maw={220}>
+                  {file.file_name}
+                </Text>
+                <CloseButton
+                  size="sm"
+                  aria-label={t('inbox.composer.removeFile', { name: file.file_name })}
+                  onClick={() => setFiles((old) => old.filter((f) => f.id !== file.id))}
+                />
+              </Group>
+            </Paper>
+          ))}
+        </Group>
+      )}
       {suggestions.length > 0 && (
         <Stack gap={2} mb={6} role="group" aria-label={t('inbox.canned.label')}>
           {suggestions.map((c, index) => (
@@ -161,6 +210,20 @@ export function Composer({
         </Stack>
       )}
       <Group align="flex-end" gap="sm" wrap="nowrap">
+        <FileButton onChange={(file) => file && upload.mutate(file)}>
+          {(props) => (
+            <ActionIcon
+              {...props}
+              variant="default"
+              size="lg"
+              mb={4}
+              loading={upload.isPending}
+              aria-label={t('inbox.composer.attach')}
+            >
+              <IconPaperclip size={18} aria-hidden />
+            </ActionIcon>
+          )}
+        </FileButton>
         <Textarea
           ref={textareaRef}
           aria-label={note ? t('inbox.composer.noteLabel') : t('inbox.composer.label')}
@@ -176,7 +239,7 @@ export function Composer({
         <Button
           onClick={submit}
           loading={send.isPending}
-          disabled={!body.trim()}
+          disabled={(!body.trim() && !files.length) || upload.isPending}
           rightSection={<IconSend size={16} />}
           color={note ? 'yellow' : undefined}
         >

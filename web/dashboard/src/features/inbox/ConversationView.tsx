@@ -8,10 +8,12 @@ import {
   Group,
   Loader,
   Menu,
+  MultiSelect,
   ScrollArea,
   Stack,
   Text,
   Title,
+  VisuallyHidden,
 } from '@mantine/core';
 import { IconCheck, IconChevronDown, IconUserPlus } from '@tabler/icons-react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
@@ -25,6 +27,7 @@ import {
   type Message,
   type UnreadCounts,
   useConversation,
+  useLabels,
 } from '../../api/queries';
 import { agentChannel } from '../../api/socket';
 import { shortTime } from '../../components/format';
@@ -99,6 +102,21 @@ export function ConversationView({ id, me, team }: { id: number; me: Agent; team
       ),
     onSettled: refresh,
   });
+  const labels = useLabels().data ?? [];
+  const setLabels = useMutation({
+    mutationFn: (labelIds: number[]) =>
+      unwrap(
+        api.PUT('/api/agent/conversations/{conversation}/labels', {
+          params: { path: { conversation: id } },
+          body: { label_ids: labelIds },
+        }),
+      ),
+    onMutate: (labelIds) =>
+      queryClient.setQueryData<ConversationDetail>(keys.conversation(id), (old) =>
+        old ? { ...old, labels: labels.filter((label) => labelIds.includes(label.id)) } : old,
+      ),
+    onSettled: refresh,
+  });
   const replyRef = useRef<HTMLTextAreaElement>(null);
   useHotkeys([
     ['r', () => replyRef.current?.focus()],
@@ -132,12 +150,13 @@ export function ConversationView({ id, me, team }: { id: number; me: Agent; team
     >
       <Group
         justify="space-between"
+        align="flex-start"
         px="md"
         py="sm"
         wrap="nowrap"
         style={{ borderBottom: '1px solid var(--mantine-color-gray-3)' }}
       >
-        <Stack gap={2} style={{ minWidth: 0 }}>
+        <Stack gap={4} style={{ minWidth: 0, flex: 1 }}>
           <Title order={2} size="h4" lineClamp={1}>
             {name}
           </Title>
@@ -150,7 +169,37 @@ export function ConversationView({ id, me, team }: { id: number; me: Agent; team
                 ? t('inbox.action.assignedTo', { name: assignee.name })
                 : t('inbox.action.unassigned')}
             </Text>
+            {data.labels.map((label) => (
+              <Badge
+                key={label.id}
+                size="sm"
+                variant="outline"
+                color={label.color}
+                leftSection={
+                  <span
+                    aria-hidden
+                    style={{ width: 8, height: 8, borderRadius: 4, background: label.color }}
+                  />
+                }
+                styles={{ root: { color: 'var(--mantine-color-dark-7)' } }}
+              >
+                {label.name}
+              </Badge>
+            ))}
           </Group>
+          <MultiSelect
+            label={<VisuallyHidden>{t('inbox.labels.label')}</VisuallyHidden>}
+            placeholder={data.labels.length ? undefined : t('inbox.labels.placeholder')}
+            size="xs"
+            maw={360}
+            data={labels.map((label) => ({ value: String(label.id), label: label.name }))}
+            value={data.labels.map((label) => String(label.id))}
+            onChange={(values) => setLabels.mutate(values.map(Number))}
+            nothingFoundMessage={t('inbox.labels.none')}
+            searchable
+            clearable
+            maxDropdownHeight={240}
+          />
         </Stack>
         <Group gap="xs" wrap="nowrap">
           <Menu position="bottom-end">
@@ -290,11 +339,6 @@ function author(message: Message, props: { visitor: string; me: Agent; team: Age
   }
 }
 
-interface Attachment {
-  file_name?: string;
-  url?: string;
-}
-
 function MessageBubble({
   message,
   author,
@@ -308,7 +352,7 @@ function MessageBubble({
     return <Text className={classes.system}>{message.body}</Text>;
   }
   const fromVisitor = message.sender_type === 'visitor';
-  const attachments = message.attachments as Attachment[];
+  const attachments = message.attachments;
   return (
     <Stack gap={2} align={fromVisitor ? 'flex-start' : 'flex-end'}>
       <Text size="xs" c="dimmed">
@@ -319,10 +363,18 @@ function MessageBubble({
         className={fromVisitor ? classes.visitor : message.private ? classes.note : classes.agent}
       >
         {message.body}
-        {attachments.map((file, index) =>
-          file.url ? (
+        {attachments.map((file) =>
+          file.content_type.startsWith('image/') ? (
+            <a key={file.id} href={file.url} target="_blank" rel="noreferrer">
+              <img
+                src={file.url}
+                alt={t('inbox.conversation.image', { name: file.file_name })}
+                className={classes.preview}
+              />
+            </a>
+          ) : (
             <Anchor
-              key={file.url}
+              key={file.id}
               href={file.url}
               target="_blank"
               rel="noreferrer"
@@ -330,9 +382,9 @@ function MessageBubble({
               c={fromVisitor || message.private ? undefined : 'white'}
               underline="always"
             >
-              {t('inbox.conversation.attachment', { name: file.file_name ?? String(index + 1) })}
+              {t('inbox.conversation.attachment', { name: file.file_name })}
             </Anchor>
-          ) : null,
+          ),
         )}
       </div>
       {seen && (

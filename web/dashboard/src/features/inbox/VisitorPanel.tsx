@@ -1,10 +1,62 @@
-import { Badge, Stack, Text, Title } from '@mantine/core';
+import { Anchor, Badge, Group, Loader, Stack, Text, Title } from '@mantine/core';
+import { useQuery } from '@tanstack/react-query';
+import { Link } from 'react-router';
+import { api, unwrap } from '../../api/client';
 import type { ConversationDetail, Site } from '../../api/queries';
 import { longTime } from '../../components/format';
 import { t, type MessageKey } from '../../i18n';
 import { STATUS_COLOR, visitorName } from './names';
 
-/** Who the visitor is and where they came from. */
+function useVisitorPanel(visitorId: number) {
+  return useQuery({
+    queryKey: ['visitor-panel', visitorId] as const,
+    queryFn: async () =>
+      (
+        await unwrap(
+          api.GET('/api/agent/visitors/{visitor}', {
+            params: { path: { visitor: visitorId } },
+          }),
+        )
+      ).data,
+  });
+}
+
+function show(value: unknown): string {
+  if (value === null || value === undefined || value === '') return t('inbox.panel.unknown');
+  if (typeof value === 'boolean') return value ? t('inbox.panel.yes') : t('inbox.panel.no');
+  if (typeof value === 'string' || typeof value === 'number') return String(value);
+  return JSON.stringify(value);
+}
+
+function Rows({ rows }: { rows: [string, string][] }) {
+  return (
+    <Stack component="dl" gap="xs" m={0}>
+      {rows.map(([label, value]) => (
+        <div key={label}>
+          <Text component="dt" size="xs" c="dimmed">
+            {label}
+          </Text>
+          <Text component="dd" size="sm" m={0} style={{ overflowWrap: 'anywhere' }}>
+            {value}
+          </Text>
+        </div>
+      ))}
+    </Stack>
+  );
+}
+
+function Section({ title, children }: { title: string; children: React.ReactNode }) {
+  return (
+    <Stack component="section" gap={6} aria-label={title}>
+      <Title order={3} size="h6" c="dimmed" tt="uppercase">
+        {title}
+      </Title>
+      {children}
+    </Stack>
+  );
+}
+
+/** Who the visitor is, where they are, and what they did before. */
 export function VisitorPanel({
   conversation,
   sites,
@@ -13,14 +65,20 @@ export function VisitorPanel({
   sites: Site[];
 }) {
   const site = sites.find((s) => s.id === conversation.site_id);
+  const panel = useVisitorPanel(conversation.visitor.id);
+  const visitor = panel.data;
   const rows: [MessageKey, string][] = [
     ['inbox.panel.name', conversation.visitor.name || t('inbox.panel.unknown')],
     ['inbox.panel.email', conversation.visitor.email || t('inbox.panel.unknown')],
+    ['inbox.panel.phone', visitor?.phone || t('inbox.panel.unknown')],
+    ['inbox.panel.country', visitor?.country || t('inbox.panel.unknown')],
     ['inbox.panel.site', site?.name ?? String(conversation.site_id)],
     ['inbox.panel.language', conversation.locale ?? t('inbox.panel.unknown')],
     ['inbox.panel.started', longTime(conversation.started_at)],
     ['inbox.panel.conversation', `#${conversation.id}`],
   ];
+  const earlier = visitor?.conversations.filter((c) => c.id !== conversation.id) ?? [];
+  const custom = Object.entries(visitor?.custom_fields ?? {});
   return (
     <Stack p="md" gap="md">
       <Title order={2} size="h5" c="dimmed" tt="uppercase">
@@ -34,18 +92,100 @@ export function VisitorPanel({
           {t(`inbox.status.${conversation.status}`)}
         </Badge>
       </Stack>
-      <Stack component="dl" gap="xs" m={0}>
-        {rows.map(([label, value]) => (
-          <div key={label}>
-            <Text component="dt" size="xs" c="dimmed">
-              {t(label)}
+      <Rows rows={rows.map(([label, value]) => [t(label), value])} />
+      {panel.isPending && <Loader size="sm" aria-label={t('app.loading')} />}
+      {panel.isError && (
+        <Text size="sm" c="red.8" role="alert">
+          {t('inbox.panel.error')}
+        </Text>
+      )}
+      {visitor && (
+        <>
+          <Section title={t('inbox.panel.account')}>
+            <Text size="sm">
+              {visitor.account_login.logged_in
+                ? t('inbox.panel.loggedIn', {
+                    identifier: visitor.account_login.identifier ?? '',
+                  })
+                : t('inbox.panel.notLoggedIn')}
             </Text>
-            <Text component="dd" size="sm" m={0} style={{ overflowWrap: 'anywhere' }}>
-              {value}
-            </Text>
-          </div>
-        ))}
-      </Stack>
+          </Section>
+          <Section title={t('inbox.panel.currentPage')}>
+            {visitor.current_page.url ? (
+              <Anchor
+                href={visitor.current_page.url}
+                target="_blank"
+                rel="noreferrer"
+                size="sm"
+                style={{ overflowWrap: 'anywhere' }}
+              >
+                {visitor.current_page.title || visitor.current_page.url}
+              </Anchor>
+            ) : (
+              <Text size="sm" c="dimmed">
+                {t('inbox.panel.unknown')}
+              </Text>
+            )}
+          </Section>
+          {custom.length > 0 && (
+            <Section title={t('inbox.panel.customFields')}>
+              <Rows rows={custom.map(([key, value]) => [key, show(value)])} />
+            </Section>
+          )}
+          <Section title={t('inbox.panel.conversations')}>
+            {earlier.length === 0 ? (
+              <Text size="sm" c="dimmed">
+                {t('inbox.panel.none')}
+              </Text>
+            ) : (
+              earlier.map((c) => (
+                <Group key={c.id} gap="xs" wrap="nowrap">
+                  <Anchor component={Link} to={`/inbox/${c.id}`} size="sm">
+                    {t('inbox.panel.conversationLink', { id: c.id, date: longTime(c.started_at) })}
+                  </Anchor>
+                  <Badge
+                    size="xs"
+                    variant="light"
+                    color={STATUS_COLOR[c.status]}
+                    style={{ flexShrink: 0 }}
+                  >
+                    {t(`inbox.status.${c.status}`)}
+                  </Badge>
+                </Group>
+              ))
+            )}
+          </Section>
+          <Section title={t('inbox.panel.tickets')}>
+            {visitor.tickets.length === 0 ? (
+              <Text size="sm" c="dimmed">
+                {t('inbox.panel.none')}
+              </Text>
+            ) : (
+              visitor.tickets.map((ticket) => (
+                <Anchor key={ticket.id} component={Link} to={`/tickets/${ticket.id}`} size="sm">
+                  {`${ticket.ticket_number}: ${ticket.subject}`}
+                </Anchor>
+              ))
+            )}
+          </Section>
+          <Section title={t('inbox.panel.appointments')}>
+            {visitor.appointments.length === 0 ? (
+              <Text size="sm" c="dimmed">
+                {t('inbox.panel.none')}
+              </Text>
+            ) : (
+              visitor.appointments.map((appointment) => (
+                <Text key={appointment.id} size="sm">
+                  {t('inbox.panel.appointment', {
+                    date: longTime(appointment.scheduled_at),
+                    status: appointment.status,
+                  })}
+                </Text>
+              ))
+            )}
+          </Section>
+        </>
+      )}
     </Stack>
   );
 }
