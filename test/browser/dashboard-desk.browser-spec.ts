@@ -211,6 +211,15 @@ describeIfBrowser('the agent dashboard: inbox and tickets', () => {
       teammate.id,
     );
 
+    // A teammate's chat raises no count in this agent's tab title, though it is unread.
+    await page.goto(`${service}/inbox`);
+    await page.getByLabel('View').selectOption('all');
+    await visitorSays('Are you still there?');
+    await page.getByText('1 unread').waitFor();
+    expect(await page.title()).not.toMatch(/^\(/);
+    await page.getByRole('link', { name: /Walter Visitor/ }).click();
+    await page.getByRole('log', { name: 'Messages' }).getByText('Are you still there?').waitFor();
+
     // Keyboard: `a` takes it, `?` lists the shortcuts, `c` closes it.
     await page.getByRole('log', { name: 'Messages' }).click();
     await page.keyboard.press('a');
