@@ -106,7 +106,7 @@ export function Shell() {
               aria-label={t('app.nav.toggle')}
             />
             <IconMessages size={24} color="var(--mantine-color-indigo-6)" aria-hidden />
-            <Text fw={700} size="lg">
+            <Text fw={700} size="lg" visibleFrom="xs">
               {t('app.name')}
             </Text>
             <Text c="dimmed" size="sm" visibleFrom="sm">

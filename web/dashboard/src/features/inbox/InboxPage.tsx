@@ -64,7 +64,10 @@ export default function InboxPage() {
   const firstRun = everything.data?.length === 0 && sites[0];
 
   return (
-    <div className={classes.layout}>
+    <div
+      className={classes.layout}
+      data-pane={selectedId !== undefined ? 'conversation' : firstRun ? 'install' : 'list'}
+    >
       <div className={classes.column}>
         <Stack gap="xs" p="md" pb="xs">
           <Group justify="space-between">
