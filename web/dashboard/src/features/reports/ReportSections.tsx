@@ -25,6 +25,17 @@ interface Names {
   agent: (id: number | null) => string;
 }
 
+/** A report's per-agent rows then its per-site rows, each with the name to show. */
+function agentAndSiteRows<Row extends { id: number | null }>(
+  data: { per_agent: Row[]; per_site: Row[] },
+  names: Names,
+): (Row & { label: string })[] {
+  return [
+    ...data.per_agent.map((row) => ({ ...row, label: names.agent(row.id) })),
+    ...data.per_site.map((row) => ({ ...row, label: names.site(row.id) })),
+  ];
+}
+
 function ReportCard({
   id,
   title,
@@ -271,10 +282,7 @@ export function ResponseTimesReport({ query, names }: { query: Query; names: Nam
               </Table.Tr>
             </Table.Thead>
             <Table.Tbody>
-              {[
-                ...data.per_agent.map((row) => ({ ...row, label: names.agent(row.id) })),
-                ...data.per_site.map((row) => ({ ...row, label: names.site(row.id) })),
-              ].map((row, index) => (
+              {agentAndSiteRows(data, names).map((row, index) => (
                 <Table.Tr key={index}>
                   <Table.Td>{row.label}</Table.Td>
                   <Table.Td ta="right">
@@ -347,10 +355,7 @@ export function CsatReport({ query, names }: { query: Query; names: Names }) {
               </Table.Tr>
             </Table.Thead>
             <Table.Tbody>
-              {[
-                ...data.per_agent.map((row) => ({ ...row, label: names.agent(row.id) })),
-                ...data.per_site.map((row) => ({ ...row, label: names.site(row.id) })),
-              ].map((row, index) => (
+              {agentAndSiteRows(data, names).map((row, index) => (
                 <Table.Tr key={index}>
                   <Table.Td>{row.label}</Table.Td>
                   <Table.Td ta="right">
