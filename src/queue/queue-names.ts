@@ -24,6 +24,8 @@ export interface MissedChatJob {
 /** One attempt of a webhook delivery (the delivery row holds everything else). */
 export interface WebhookDeliveryJob {
   deliveryId: string;
+  /** Its endpoint, so a busy endpoint is seen before any database work (absent in older jobs). */
+  endpointId?: string;
 }
 
 /** A visitor's one-time login code to mail; the code travels sealed (SecretBox), never in clear. */

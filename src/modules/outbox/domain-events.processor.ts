@@ -2,11 +2,12 @@ import { Processor, WorkerHost } from '@nestjs/bullmq';
 import type { BeforeApplicationShutdown } from '@nestjs/common';
 import type { Job } from 'bullmq';
 import { type DomainEventJob, QueueName } from '../../queue/queue-names';
+import { QUICK_RECOVERY } from '../../queue/worker-options';
 import { OutboxWorkerRepository } from './outbox-worker.repository';
 import { OutboxService } from './outbox.service';
 
 /** Hands each committed event to its subscribers, then marks the outbox row processed. */
-@Processor(QueueName.DomainEvents, { concurrency: 10 })
+@Processor(QueueName.DomainEvents, { concurrency: 10, ...QUICK_RECOVERY })
 export class DomainEventsProcessor extends WorkerHost implements BeforeApplicationShutdown {
   constructor(
     private readonly outbox: OutboxService,
