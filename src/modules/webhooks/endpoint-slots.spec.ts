@@ -1,7 +1,7 @@
 import { EndpointSlots } from './endpoint-slots';
 
 describe('endpoint slots', () => {
-  const slots = () => new EndpointSlots(2, { minMs: 20, maxMs: 100 });
+  const slots = () => new EndpointSlots(2, { minMs: 20, maxMs: 100, line: 2 });
 
   it('gives each endpoint its own slots', async () => {
     const s = slots();

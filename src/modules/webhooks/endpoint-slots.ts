@@ -12,7 +12,8 @@ export class EndpointSlots {
 
   constructor(
     private readonly perEndpoint: number,
-    private readonly bounds: { minMs: number; maxMs: number },
+    /** `maxMs` also bounds the wait in line; `line` is the most attempts waiting per endpoint. */
+    private readonly bounds: { minMs: number; maxMs: number; line: number },
   ) {}
 
   /** True once the caller holds a slot of the endpoint (release it), false when it should retry. */
@@ -23,7 +24,7 @@ export class EndpointSlots {
       return Promise.resolve(true);
     }
     const line = this.lines.get(endpointId) ?? [];
-    if (line.length >= this.perEndpoint) return Promise.resolve(false);
+    if (line.length >= this.bounds.line) return Promise.resolve(false);
     this.lines.set(endpointId, line);
     return new Promise<boolean>((resolve) => {
       const handOver = () => {

@@ -6,10 +6,11 @@ import { QUICK_RECOVERY } from '../../queue/worker-options';
 import { WebhookDeliverer } from './webhook-deliverer';
 
 /**
- * Webhook attempts, many at once (each mostly waits on the network); WebhookDeliverer keeps any
- * one endpoint to a few of them, so a slow endpoint cannot take every slot.
+ * Webhook attempts, many at once (each mostly waits on the network): a job holds the first
+ * attempts of one event's deliveries, or one retry. WebhookDeliverer keeps any one endpoint to a
+ * few attempts at once, so a slow endpoint cannot take every slot.
  */
-@Processor(QueueName.WebhookDeliveries, { concurrency: 32, ...QUICK_RECOVERY })
+@Processor(QueueName.WebhookDeliveries, { concurrency: 16, ...QUICK_RECOVERY })
 export class WebhookDeliveryProcessor extends WorkerHost implements BeforeApplicationShutdown {
   constructor(private readonly deliverer: WebhookDeliverer) {
     super();
@@ -20,9 +21,19 @@ export class WebhookDeliveryProcessor extends WorkerHost implements BeforeApplic
   }
 
   async process(job: Job<WebhookDeliveryJob>): Promise<void> {
-    await this.deliverer.attempt(job.data.deliveryId, {
-      endpointId: job.data.endpointId,
-      claimant: job.id,
-    });
+    const { deliveries, deliveryId } = job.data;
+    if (!deliveries) {
+      if (deliveryId) await this.deliverer.attempt(deliveryId, { claimant: job.id });
+      return;
+    }
+    // The job id names the claims, so the job run again after a crash takes them back at once.
+    await Promise.all(
+      deliveries.map((delivery) =>
+        this.deliverer.attempt(delivery.deliveryId, {
+          endpointId: delivery.endpointId,
+          claimant: job.id,
+        }),
+      ),
+    );
   }
 }

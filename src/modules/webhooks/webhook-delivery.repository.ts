@@ -13,7 +13,7 @@ export interface NewDelivery {
 }
 
 /** A delivery waiting for its queue job. */
-export interface QueuedDelivery {
+export interface PendingDelivery {
   id: string;
   endpoint_id: string;
   attempts: number;
@@ -58,8 +58,8 @@ export class WebhookDeliveryRepository {
     organizationId: string,
     event: { outboxId: string; type: string; occurredAt: string },
     deliveries: NewDelivery[],
-  ): Promise<QueuedDelivery[]> {
-    return sql<QueuedDelivery>(
+  ): Promise<PendingDelivery[]> {
+    return sql<PendingDelivery>(
       this.dataSource,
       `WITH input AS (
          SELECT * FROM unnest($3::uuid[], $4::bigint[], $5::text[]) AS t(id, endpoint_id, body)),
@@ -88,8 +88,8 @@ export class WebhookDeliveryRepository {
   }
 
   /** Pending deliveries whose attempt is overdue (their job was lost): the sweeper re-queues them. */
-  overdue(olderThanMs: number, limit: number): Promise<QueuedDelivery[]> {
-    return sql<QueuedDelivery>(
+  overdue(olderThanMs: number, limit: number): Promise<PendingDelivery[]> {
+    return sql<PendingDelivery>(
       this.dataSource,
       `SELECT id, endpoint_id, attempts FROM webhook_deliveries
        WHERE status = 'pending' AND next_attempt_at < now() - $1 * interval '1 millisecond'

@@ -78,9 +78,9 @@ export class WebhookDispatcher
         };
       }),
     );
-    await this.deliverer.enqueue(
+    await this.deliverer.enqueueFirst(
+      `outbox-${record.outboxId}`,
       unsent.map((delivery) => ({ deliveryId: delivery.id, endpointId: delivery.endpoint_id })),
-      1,
     );
   }
 
@@ -88,7 +88,7 @@ export class WebhookDispatcher
     try {
       for (const delivery of await this.deliveries.overdue(SWEEP_OVERDUE_MS, 500)) {
         await this.deliverer.enqueue(
-          [{ deliveryId: delivery.id, endpointId: delivery.endpoint_id }],
+          { deliveryId: delivery.id, endpointId: delivery.endpoint_id },
           delivery.attempts + 1,
           0,
           `-sweep-${Date.now()}`,

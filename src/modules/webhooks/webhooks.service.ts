@@ -127,7 +127,7 @@ export class WebhooksService {
     await this.delivery(organizationId, endpointId, deliveryId);
     const attempts = await this.webhooks.reopen(organizationId, deliveryId);
     await this.deliverer.enqueue(
-      [{ deliveryId, endpointId: endpoint.id }],
+      { deliveryId, endpointId: endpoint.id },
       attempts + 1,
       0,
       `-manual-${Date.now()}`,
