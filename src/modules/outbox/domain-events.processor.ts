@@ -1,24 +1,18 @@
-import { Processor, WorkerHost } from '@nestjs/bullmq';
-import type { BeforeApplicationShutdown } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import type { Job } from 'bullmq';
 import { type DomainEventJob, QueueName } from '../../queue/queue-names';
+import { type JobProcessor, QueueWorker } from '../../queue/queue-worker';
 import { OutboxWorkerRepository } from './outbox-worker.repository';
 import { OutboxService } from './outbox.service';
 
 /** Hands each committed event to its subscribers, then marks the outbox row processed. */
-@Processor(QueueName.DomainEvents, { concurrency: 10 })
-export class DomainEventsProcessor extends WorkerHost implements BeforeApplicationShutdown {
+@Injectable()
+@QueueWorker(QueueName.DomainEvents, { concurrency: 10 })
+export class DomainEventsProcessor implements JobProcessor<DomainEventJob> {
   constructor(
     private readonly outbox: OutboxService,
     private readonly rows: OutboxWorkerRepository,
-  ) {
-    super();
-  }
-
-  /** Let running jobs finish while the database is still open (it closes in the next phase). */
-  async beforeApplicationShutdown(): Promise<void> {
-    await this.worker.close();
-  }
+  ) {}
 
   async process(job: Job<DomainEventJob>): Promise<void> {
     const { outboxId, eventType, organizationId, payload, occurredAt } = job.data;

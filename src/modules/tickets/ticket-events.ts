@@ -1,6 +1,6 @@
 import type { DomainEvent } from '../outbox/domain-event';
 import { idOrNull, toTicketSummary } from './tickets.dto';
-import type { TicketCommentRow, TicketRow } from './tickets.repository';
+import type { TicketCommentRow, TicketRow } from './ticket-rows';
 
 /** A ticket event of DESIGN section 6; `data` always carries `organization_id`. */
 const event = (
