@@ -96,7 +96,7 @@ export class TicketsService {
   async get(organizationId: string, ticketId: string) {
     const ticket = await this.tickets.find(organizationId, ticketId);
     if (!ticket) throw AppError.notFound();
-    const comments = await this.tickets.comments(organizationId, ticketId);
+    const comments = await this.tickets.comments(this.dataSource.manager, organizationId, ticketId);
     return { ticket, comments };
   }
 
@@ -175,7 +175,7 @@ export class TicketsService {
       });
       return {
         ticket: updated,
-        comments: await this.tickets.comments(organizationId, ticketId, manager),
+        comments: await this.tickets.comments(manager, organizationId, ticketId),
       };
     });
   }
