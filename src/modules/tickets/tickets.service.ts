@@ -243,7 +243,7 @@ export class TicketsService {
         customerEmail: draft.customerEmail ?? visitor?.email ?? null,
         assignedAgentId,
       });
-      const events = [ticketEvents.created(ticket)];
+      const events: DomainEvent[] = [ticketEvents.created(ticket)];
       if (assignedAgentId !== null) events.push(ticketEvents.assigned(ticket, null));
       await this.outbox.publish(manager, ...events);
       return ticket;
