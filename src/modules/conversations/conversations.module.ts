@@ -1,11 +1,13 @@
 import { type DynamicModule, Module } from '@nestjs/common';
 import { AgentsModule } from '../agents/agents.module';
 import { MessagesModule } from '../messages/messages.module';
+import { AgentChatService } from './agent-chat.service';
 import { AgentConversationsController } from './agent-conversations.controller';
 import { ConversationsRepository } from './conversations.repository';
 import { ConversationsService } from './conversations.service';
 import { InboxRepository } from './inbox.repository';
 import { InboxService } from './inbox.service';
+import { OpenConversationsRepository } from './open-conversations.repository';
 import { MissedChatsProcessor } from './missed-chats.processor';
 import { MissedChatsScheduler } from './missed-chats.scheduler';
 import { PublicConversationsController } from './public-conversations.controller';
@@ -22,9 +24,11 @@ export class ConversationsModule {
       controllers: [PublicConversationsController, AgentConversationsController],
       providers: [
         ConversationsRepository,
+        OpenConversationsRepository,
         InboxRepository,
         InboxService,
         ConversationsService,
+        AgentChatService,
         VisitorChatService,
         MissedChatsScheduler,
         ...(options.workers ? [MissedChatsProcessor] : []),
