@@ -1,5 +1,6 @@
 import request from 'supertest';
 import { addMember, createApiKey, registerOrganization } from '../factories/identity';
+import { startWidgetChat } from '../factories/widget-chat';
 import { type AppProcess, startApp } from '../utils/app-process';
 import { createTestDatabase, dropTestDatabase } from '../utils/database';
 
@@ -86,6 +87,55 @@ describe('contract gaps', () => {
         expect(bad.body.error_code).toBe('validation_failed');
         expect(Object.keys(bad.body.errors)).toEqual([query.split('=')[0]]);
       }
+    });
+  });
+  describe('a missing required field', () => {
+    it('is named as required, not by its length or format rule', async () => {
+      const org = await registerOrganization(app.url);
+      const canned = await request(app.url)
+        .post('/api/agent/canned-responses')
+        .set(auth(org.token))
+        .send({})
+        .expect(422);
+      expect(canned.body.message).toBe('The shortcut field is required.');
+      expect(canned.body.errors).toEqual({
+        shortcut: ['The shortcut field is required.'],
+        body: ['The body field is required.'],
+      });
+
+      // A rule that already says when the field is required keeps its own sentence.
+      const chat = await startWidgetChat(app.url, org.site);
+      const reply = await request(app.url)
+        .post(`/api/agent/conversations/${chat.id}/messages`)
+        .set(auth(org.token))
+        .send({})
+        .expect(422);
+      expect(reply.body.message).toBe(
+        'The body field is required unless attachment_ids are given.',
+      );
+      expect(reply.body.errors).toEqual({
+        body: ['The body field is required unless attachment_ids are given.'],
+      });
+
+      // Nested: the leaf is named, under its path.
+      const site = await request(app.url)
+        .put(`/api/agent/sites/${org.site.id}/data-lookup`)
+        .set(auth(org.token))
+        .send({
+          enabled: false,
+          connection: { driver: 'postgres' },
+          account: { key_column: 'id', lookup_columns: ['email'] },
+        })
+        .expect(422);
+      expect(site.body.errors['account.table']).toEqual(['The table field is required.']);
+
+      // A present but wrong value still gets its own rule.
+      const long = await request(app.url)
+        .post('/api/agent/canned-responses')
+        .set(auth(org.token))
+        .send({ shortcut: 'x', body: 'y'.repeat(5001) })
+        .expect(422);
+      expect(long.body.message).toBe('Body must be shorter than or equal to 5000 characters.');
     });
   });
 });
