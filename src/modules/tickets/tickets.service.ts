@@ -17,8 +17,8 @@ import {
   type TicketRow,
   type TicketSource,
   type TicketStatus,
-  TicketsRepository,
-} from './tickets.repository';
+} from './ticket-rows';
+import { TicketsRepository } from './tickets.repository';
 
 /**
  * A ticket filed through the public API or the agent desk (only the desk may assign it). A null
