@@ -121,11 +121,11 @@ export class AgentsService {
     return creator;
   }
 
-  list(organizationId: string): Promise<UserRow[]> {
-    return this.agents.list(organizationId);
-  }
-
-  page(organizationId: string, filter: { role?: Role }, page: { perPage: number; offset: number }) {
+  page(
+    organizationId: string,
+    filter: { role?: Role; oldestFirst?: boolean },
+    page: { perPage: number; offset: number },
+  ) {
     return this.agents.page(organizationId, filter, page);
   }
 

@@ -1,23 +1,19 @@
-import { Processor, WorkerHost } from '@nestjs/bullmq';
-import type { BeforeApplicationShutdown, OnApplicationBootstrap } from '@nestjs/common';
+import { Injectable, type OnApplicationBootstrap } from '@nestjs/common';
 import type { Job } from 'bullmq';
 import { type DomainEventJob, QueueName } from '../../queue/queue-names';
+import { type JobProcessor, QueueWorker } from '../../queue/queue-worker';
 import type { DomainEventRecord } from './domain-event';
 import { OutboxWorkerRepository } from './outbox-worker.repository';
 import { OutboxService } from './outbox.service';
 
 /** Hands each committed event to its subscribers, then marks the outbox row processed. */
-@Processor(QueueName.DomainEvents, { concurrency: 10 })
-export class DomainEventsProcessor
-  extends WorkerHost
-  implements OnApplicationBootstrap, BeforeApplicationShutdown
-{
+@Injectable()
+@QueueWorker(QueueName.DomainEvents, { concurrency: 10 })
+export class DomainEventsProcessor implements JobProcessor<DomainEventJob>, OnApplicationBootstrap {
   constructor(
     private readonly outbox: OutboxService,
     private readonly rows: OutboxWorkerRepository,
-  ) {
-    super();
-  }
+  ) {}
 
   /** Every subscriber has subscribed in its module's init: a consumer the table names must have. */
   onApplicationBootstrap(): void {
@@ -27,11 +23,6 @@ export class DomainEventsProcessor
         `Consumers named in outbox/events/subscriptions.ts that did not subscribe: ${missing.join(', ')}`,
       );
     }
-  }
-
-  /** Let running jobs finish while the database is still open (it closes in the next phase). */
-  async beforeApplicationShutdown(): Promise<void> {
-    await this.worker.close();
   }
 
   async process(job: Job<DomainEventJob>): Promise<void> {

@@ -7,14 +7,14 @@ import type { DomainEvent } from '../outbox/domain-event';
 import { OutboxService } from '../outbox/outbox.service';
 import { assigneeOf } from './ticket-assignee';
 import { ticketEvents } from './ticket-events';
-import {
-  type TicketChanges,
-  type TicketCommentRow,
-  type TicketPriority,
-  type TicketRow,
-  type TicketStatus,
-  TicketsRepository,
-} from './tickets.repository';
+import type {
+  TicketChanges,
+  TicketCommentRow,
+  TicketPriority,
+  TicketRow,
+  TicketStatus,
+} from './ticket-rows';
+import { TicketsRepository } from './tickets.repository';
 
 /** A desk change; `assigned_agent_id: null` unassigns, an omitted field keeps its value. */
 export interface TicketUpdateInput {

@@ -1,6 +1,6 @@
 import { domainEvent as event } from '../outbox/domain-event';
 import { idOrNull, toTicketSummary } from './tickets.dto';
-import type { TicketCommentRow, TicketRow } from './tickets.repository';
+import type { TicketCommentRow, TicketRow } from './ticket-rows';
 
 /** The ticket events, built in one place so every source (API, desk, widget) emits the same. */
 export const ticketEvents = {

@@ -1,4 +1,6 @@
 import { Module } from '@nestjs/common';
+import { IdempotencyModule } from '../idempotency/idempotency.module';
+import { OutboxModule } from '../outbox/outbox.module';
 import { AgentsModule } from '../agents/agents.module';
 import { OrganizationsModule } from '../organizations/organizations.module';
 import { VisitorsModule } from '../visitors/visitors.module';
@@ -9,7 +11,7 @@ import { TicketChangesService } from './ticket-changes.service';
 import { TicketsService } from './tickets.service';
 
 @Module({
-  imports: [AgentsModule, OrganizationsModule, VisitorsModule],
+  imports: [AgentsModule, IdempotencyModule, OrganizationsModule, OutboxModule, VisitorsModule],
   controllers: [PublicTicketsController, AgentTicketsController],
   providers: [TicketsRepository, TicketsService, TicketChangesService],
   exports: [TicketsService],

@@ -14,8 +14,8 @@ import {
   type TicketPriority,
   type TicketRow,
   type TicketSource,
-  TicketsRepository,
-} from './tickets.repository';
+} from './ticket-rows';
+import { TicketsRepository } from './tickets.repository';
 
 /**
  * A ticket filed through the public API or the agent desk (only the desk may assign it). A null
