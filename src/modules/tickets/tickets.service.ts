@@ -94,12 +94,17 @@ export class TicketsService {
     return { ticket, comments };
   }
 
-  /** A ticket from the public API (`api`) or the agent desk (`dashboard`). */
+  /**
+   * A ticket from the public API (`api`) or the agent desk (`dashboard`). The public API uses
+   * `customer_name` and `customer_email` only when no visitor is linked (the spec): a linked
+   * visitor's own name and email are the customer's. The desk's agent may correct them.
+   */
   create(
     organizationId: string,
     input: CreateTicketInput,
     source: 'api' | 'dashboard',
   ): Promise<TicketRow> {
+    const linked = source === 'api' && input.visitor_id !== undefined && input.visitor_id !== null;
     return this.open(organizationId, {
       source,
       subject: input.subject,
@@ -107,8 +112,8 @@ export class TicketsService {
       priority: input.priority ?? undefined,
       siteId: optionalId(input.site_id),
       visitorId: optionalId(input.visitor_id),
-      customerName: input.customer_name ?? undefined,
-      customerEmail: input.customer_email ?? undefined,
+      customerName: linked ? undefined : (input.customer_name ?? undefined),
+      customerEmail: linked ? undefined : (input.customer_email ?? undefined),
       assignedAgentId: input.assigned_agent_id ?? undefined,
     });
   }
@@ -154,8 +159,8 @@ export class TicketsService {
         description: draft.description,
         priority: draft.priority ?? 'normal',
         source: draft.source,
-        // The customer fields describe who asked when no visitor is linked; a linked visitor
-        // fills in what the request leaves out.
+        // The customer fields describe who asked when no visitor is linked; a linked visitor's
+        // own fill in what is left out (all of it from the public API, see `create`).
         customerName: draft.customerName ?? visitor?.name ?? null,
         customerEmail: draft.customerEmail ?? visitor?.email ?? null,
         assignedAgentId,
