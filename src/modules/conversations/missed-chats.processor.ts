@@ -6,6 +6,7 @@ import { type JobProcessor, QueueWorker } from '../../queue/queue-worker';
 import { OutboxService } from '../outbox/outbox.service';
 import { RealtimeService } from '../realtime/realtime.service';
 import { conversationUpdate } from './chat-pushes';
+import { conversationEvents } from './conversation-events';
 import { ConversationsRepository } from './conversations.repository';
 
 /** A due missed-chat timer: a chat still waiting becomes `missed`, with `chat.missed`. */
@@ -24,16 +25,10 @@ export class MissedChatsProcessor implements JobProcessor<MissedChatJob> {
     const missed = await this.dataSource.transaction(async (manager) => {
       const row = await this.conversations.markMissed(manager, organizationId, conversationId);
       if (!row) return undefined;
-      await this.outbox.publish(manager, {
-        type: 'chat.missed',
-        organizationId,
-        payload: {
-          organization_id: Number(organizationId),
-          conversation_id: Number(conversationId),
-          site_id: Number(row.site_id),
-          visitor_id: Number(row.visitor_id),
-        },
-      });
+      await this.outbox.publish(
+        manager,
+        conversationEvents.missed(organizationId, conversationId, row),
+      );
       return row;
     });
     if (missed) {
