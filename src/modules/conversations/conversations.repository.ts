@@ -157,6 +157,20 @@ export class ConversationsRepository {
     return rows[0];
   }
 
+  /** The status of one of the visitor's conversations, started or not (`init` returns one unstarted). */
+  async statusForVisitor(
+    organizationId: string,
+    visitorId: string,
+    conversationId: string,
+  ): Promise<ConversationStatus | undefined> {
+    const rows = await sql<{ status: ConversationStatus }>(
+      this.dataSource,
+      `SELECT status FROM conversations WHERE organization_id = $1 AND visitor_id = $2 AND id = $3`,
+      [organizationId, visitorId, conversationId],
+    );
+    return rows[0]?.status;
+  }
+
   /** Assigns the chat; a waiting or missed chat becomes active (DESIGN section 5). */
   async assign(
     manager: EntityManager,

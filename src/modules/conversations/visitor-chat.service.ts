@@ -118,17 +118,18 @@ export class VisitorChatService {
   }
 
   /**
-   * The visitor's conversation, which must be open: 404 when it is not the visitor's (or not
-   * started), 409 once it is closed. Data-lookup pages and row actions answer inside one.
+   * The visitor's conversation, which must be open (the one `init` returned counts before the
+   * first message): 404 when it is not the visitor's, 409 once it is closed. Data-lookup pages
+   * and row actions answer inside one.
    */
   async requireOpen(visitor: VisitorPrincipal, conversationId: string): Promise<void> {
-    const conversation = await this.conversations.findForVisitor(
+    const status = await this.conversations.statusForVisitor(
       visitor.organizationId,
       visitor.visitorId,
       conversationId,
     );
-    if (!conversation) throw AppError.notFound();
-    if (conversation.status === 'closed') throw AppError.conflict('The conversation is closed.');
+    if (!status) throw AppError.notFound();
+    if (status === 'closed') throw AppError.conflict('The conversation is closed.');
   }
 
   /**
