@@ -1,7 +1,7 @@
-import { Processor, WorkerHost } from '@nestjs/bullmq';
-import type { BeforeApplicationShutdown } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import type { Job } from 'bullmq';
 import { QueueName, type WebhookDeliveryJob } from '../../queue/queue-names';
+import { type JobProcessor, QueueWorker } from '../../queue/queue-worker';
 import { QUICK_RECOVERY } from '../../queue/worker-options';
 import { WebhookDeliverer } from './webhook-deliverer';
 
@@ -10,15 +10,10 @@ import { WebhookDeliverer } from './webhook-deliverer';
  * attempts of one event's deliveries, or one retry. WebhookDeliverer keeps any one endpoint to a
  * few attempts at once, so a slow endpoint cannot take every slot.
  */
-@Processor(QueueName.WebhookDeliveries, { concurrency: 16, ...QUICK_RECOVERY })
-export class WebhookDeliveryProcessor extends WorkerHost implements BeforeApplicationShutdown {
-  constructor(private readonly deliverer: WebhookDeliverer) {
-    super();
-  }
-
-  async beforeApplicationShutdown(): Promise<void> {
-    await this.worker.close();
-  }
+@Injectable()
+@QueueWorker(QueueName.WebhookDeliveries, { concurrency: 16, ...QUICK_RECOVERY })
+export class WebhookDeliveryProcessor implements JobProcessor<WebhookDeliveryJob> {
+  constructor(private readonly deliverer: WebhookDeliverer) {}
 
   async process(job: Job<WebhookDeliveryJob>): Promise<void> {
     const { deliveries, deliveryId } = job.data;
