@@ -37,12 +37,13 @@ const percentile = (values, p) => {
   return round(sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]);
 };
 
-async function request(url, method, body, token) {
+async function request(url, method, body, token, extraHeaders = {}) {
   const response = await fetch(url, {
     method,
     headers: {
       'content-type': 'application/json',
       ...(token ? { authorization: `Bearer ${token}` } : {}),
+      ...extraHeaders,
     },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
@@ -80,32 +81,40 @@ function connect(url, namespace, token) {
 
 /** Organizations with one site and `AGENTS / ORGANIZATIONS` members each, all logged in. */
 async function createTeams(url) {
-  const teams = [];
-  for (let o = 0; o < ORGANIZATIONS; o++) {
-    const stamp = `${Date.now()}-${o}`;
-    const owner = await request(`${url}/api/agent/auth/register`, 'POST', {
-      organization_name: `Shop ${o}`,
-      name: `Owner ${o}`,
-      email: `owner-${stamp}@bench.example`,
-      password: `pw-${stamp}-bench`,
-    });
-    const tokens = [owner.token];
-    for (let a = tokens.length; a < Math.ceil(AGENTS / ORGANIZATIONS); a++) {
-      const email = `agent-${a}-${stamp}@bench.example`;
-      const password = `pw-${stamp}-agent-${a}`;
-      await request(
-        `${url}/api/agent/team`,
-        'POST',
-        { name: `Agent ${a}`, email, role: 'agent', password },
-        owner.token,
-      );
-      tokens.push(
-        (await request(`${url}/api/agent/auth/login`, 'POST', { email, password })).token,
-      );
-    }
-    teams.push({ widgetKey: owner.site.widget_key, tokens });
+  // Organizations side by side (password hashing makes each step slow), members one by one.
+  return Promise.all(Array.from({ length: ORGANIZATIONS }, (_, o) => createTeam(url, o)));
+}
+
+async function createTeam(url, o) {
+  const stamp = `${Date.now()}-${o}`;
+  const owner = await request(`${url}/api/agent/auth/register`, 'POST', {
+    organization_name: `Shop ${o}`,
+    name: `Owner ${o}`,
+    email: `owner-${stamp}@bench.example`,
+    password: `pw-${stamp}-bench`,
+  });
+  const tokens = [owner.token];
+  for (let a = tokens.length; a < Math.ceil(AGENTS / ORGANIZATIONS); a++) {
+    const email = `agent-${a}-${stamp}@bench.example`;
+    const password = `pw-${stamp}-agent-${a}`;
+    await request(
+      `${url}/api/agent/team`,
+      'POST',
+      { name: `Agent ${a}`, email, role: 'agent', password },
+      owner.token,
+    );
+    // The login limit counts per address: each agent logs in from its own (TRUST_PROXY).
+    const from = { 'x-forwarded-for': `10.0.${o}.${a}` };
+    const login = await request(
+      `${url}/api/agent/auth/login`,
+      'POST',
+      { email, password },
+      undefined,
+      from,
+    );
+    tokens.push(login.token);
   }
-  return teams;
+  return { widgetKey: owner.site.widget_key, tokens };
 }
 
 async function memory(instances) {
@@ -179,6 +188,12 @@ async function pass(instances, postmaster) {
   log(`${RATE * SECONDS} visitor messages at ${RATE}/s, replies at ${REPLY_RATE}/s`);
   const conversations = []; // { w, id }
   const refused = { visitor: 0, reply: 0 };
+  const reasons = {}; // why sends were refused: the error code or message, and how often
+  const count = (side, error) => {
+    refused[side] += 1;
+    const reason = `${side}: ${String(error?.message ?? error).slice(0, 120)}`;
+    reasons[reason] = (reasons[reason] ?? 0) + 1;
+  };
   const pending = [];
   const cpu = instances.map((instance) => cpuMeter(instance.pid, postmaster));
   const start = performance.now();
@@ -195,26 +210,21 @@ async function pass(instances, postmaster) {
       const w = n % WIDGETS;
       const body = `rt visitor ${n}`;
       toAgents.set(body, { at: performance.now(), org: w % ORGANIZATIONS, delays: [] });
+      const refuse = (error) => {
+        count('visitor', error);
+        toAgents.delete(body);
+      };
       pending.push(
         widgetSockets[w]
           .timeout(30_000)
           .emitWithAck('message', { body })
-          .then(
-            (answer) => {
-              if (!answer?.status) throw new Error(JSON.stringify(answer));
-              if (!conversations.some((c) => c.w === w)) {
-                conversations.push({ w, id: answer.data.conversation_id });
-              }
-            },
-            () => {
-              refused.visitor += 1;
-              toAgents.delete(body);
-            },
-          )
-          .catch(() => {
-            refused.visitor += 1;
-            toAgents.delete(body);
-          }),
+          .then((answer) => {
+            if (!answer?.status) throw new Error(answer?.error_code ?? JSON.stringify(answer));
+            if (!conversations.some((c) => c.w === w)) {
+              conversations.push({ w, id: answer.data.conversation_id });
+            }
+          })
+          .catch(refuse),
       );
       n += 1;
     } else {
@@ -231,8 +241,8 @@ async function pass(instances, postmaster) {
           'POST',
           { body },
           team.tokens[r % team.tokens.length],
-        ).catch(() => {
-          refused.reply += 1;
+        ).catch((error) => {
+          count('reply', error);
           toWidgets.delete(body);
         }),
       );
@@ -263,6 +273,7 @@ async function pass(instances, postmaster) {
     organizations: ORGANIZATIONS,
     send_seconds: sendSeconds,
     idle,
+    refusals: reasons,
     visitor_to_agent: {
       messages: total,
       refused: refused.visitor,
@@ -298,6 +309,8 @@ const results = await withCleanup(async (track) => {
     const inspectPort = await stack.freePort();
     const server = await stack.startService(url, `http://127.0.0.1:${port}`, port, {
       NODE_OPTIONS: `--inspect=127.0.0.1:${inspectPort}`,
+      // Agents log in with X-Forwarded-For addresses of their own (the login limit is per address).
+      TRUST_PROXY: 'loopback',
       ...extraEnv,
     });
     track(() => server.stop());
