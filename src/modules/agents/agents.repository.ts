@@ -60,18 +60,13 @@ export class AgentsRepository {
     return rows[0];
   }
 
-  async list(organizationId: string): Promise<UserRow[]> {
-    return sql(
-      this.dataSource,
-      `SELECT ${COLUMNS} FROM users WHERE organization_id = $1 AND removed_at IS NULL ORDER BY id`,
-      [organizationId],
-    );
-  }
-
-  /** A page of members, newest first, optionally of one role; with the total for that filter. */
+  /**
+   * A page of members, optionally of one role; with the total for that filter. Newest first
+   * (the public API) unless `oldestFirst` (the team settings list the owner first).
+   */
   async page(
     organizationId: string,
-    filter: { role?: Role },
+    filter: { role?: Role; oldestFirst?: boolean },
     page: { perPage: number; offset: number },
   ): Promise<{ rows: UserRow[]; total: number }> {
     return pageOf<UserRow>(
@@ -81,7 +76,7 @@ export class AgentsRepository {
         from: 'users',
         where: `organization_id = $1 AND removed_at IS NULL AND ($2::text IS NULL OR role = $2)`,
         parameters: [organizationId, filter.role ?? null],
-        orderBy: 'id DESC',
+        orderBy: filter.oldestFirst ? 'id' : 'id DESC',
       },
       page,
     );

@@ -5,6 +5,7 @@ import { hashPassword, needsRehash } from '../../common/crypto/secrets';
 import { AppError } from '../../common/errors/app-error';
 import { AppConfig } from '../../config/app-config';
 import { OutboxService } from '../outbox/outbox.service';
+import { agentEvents } from './agent-events';
 import { RealtimeService } from '../realtime/realtime.service';
 import { AgentsRepository, type UserRow } from './agents.repository';
 
@@ -120,11 +121,11 @@ export class AgentsService {
     return creator;
   }
 
-  list(organizationId: string): Promise<UserRow[]> {
-    return this.agents.list(organizationId);
-  }
-
-  page(organizationId: string, filter: { role?: Role }, page: { perPage: number; offset: number }) {
+  page(
+    organizationId: string,
+    filter: { role?: Role; oldestFirst?: boolean },
+    page: { perPage: number; offset: number },
+  ) {
     return this.agents.page(organizationId, filter, page);
   }
 
@@ -193,11 +194,7 @@ export class AgentsService {
       const row = await this.agents.setPresence(organizationId, userId, status, manager);
       if (row && row.status === 'online' && row.previous !== 'online') {
         // Internal (no webhook): automatic assignment offers the waiting chats again.
-        await this.outbox.publish(manager, {
-          type: 'agent.online',
-          organizationId,
-          payload: { organization_id: Number(organizationId), agent_id: Number(userId) },
-        });
+        await this.outbox.publish(manager, agentEvents.online(organizationId, userId));
       }
       return row;
     });

@@ -18,9 +18,9 @@ import {
   AppointmentPageDto,
   AppointmentQueryDto,
   SiteQueryDto,
-  toAgentAppointment,
   UpdateAppointmentDto,
 } from './appointments.dto';
+import { toAgentAppointment } from './appointments.mapper';
 import { AppointmentsService } from './appointments.service';
 
 const siteOf = (query: { site_id?: number }) =>

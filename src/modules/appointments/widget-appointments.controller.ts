@@ -9,9 +9,8 @@ import {
   AvailabilityResponseDto,
   BookAppointmentDto,
   BookingResponseDto,
-  toSlotDto,
-  toWidgetAppointment,
 } from './appointments.dto';
+import { toSlotDto, toWidgetAppointment } from './appointments.mapper';
 import { BookingService } from './booking.service';
 
 @ApiTags('widget: appointments')

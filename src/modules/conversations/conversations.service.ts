@@ -9,6 +9,7 @@ import type { MessageRow } from '../messages/messages.repository';
 import { OutboxService } from '../outbox/outbox.service';
 import { RealtimeService } from '../realtime/realtime.service';
 import { conversationUpdate, messagePush } from './chat-pushes';
+import { conversationEvents } from './conversation-events';
 import { MissedChatsScheduler } from './missed-chats.scheduler';
 import { CATCH_UP_LIMIT } from './visitor-chat.service';
 import {
@@ -98,22 +99,10 @@ export class ConversationsService {
             : undefined,
         });
         if (note) return { message, conversation, wasWaiting: false };
-        await this.outbox.publish(manager, {
-          type: 'message.sent',
-          organizationId: actor.organizationId,
-          payload: {
-            organization_id: Number(actor.organizationId),
-            conversation_id: Number(conversationId),
-            site_id: Number(conversation.site_id),
-            message: {
-              id: Number(message.id),
-              body: message.body,
-              type: message.type,
-              sender_id: Number(agent.id),
-              attachments: message.attachments,
-            },
-          },
-        });
+        await this.outbox.publish(
+          manager,
+          conversationEvents.messageSent(actor.organizationId, conversation, message, agent.id),
+        );
         // Last: it may lock counter rows every first reply of the organization updates.
         const after = await this.conversations.recordAgentReply(
           manager,
@@ -160,17 +149,10 @@ export class ConversationsService {
           conversationId,
           agent.id,
         );
-        await this.outbox.publish(manager, {
-          type: 'chat.closed',
-          organizationId: actor.organizationId,
-          payload: {
-            organization_id: Number(actor.organizationId),
-            conversation_id: Number(conversationId),
-            site_id: Number(conversation.site_id),
-            closed_at: new Date(closedAt).toISOString(),
-            closed_by: Number(agent.id),
-          },
-        });
+        await this.outbox.publish(
+          manager,
+          conversationEvents.closed(actor.organizationId, conversation, closedAt, agent.id),
+        );
         return {
           id: conversationId,
           status: 'closed' as const,
@@ -221,18 +203,15 @@ export class ConversationsService {
       await this.conversations.assign(manager, actor.organizationId, conversationId, assignee.id);
       if (row.assigned_agent_id !== assignee.id) {
         // An internal event (not one of the eleven webhook events): the change is on record.
-        await this.outbox.publish(manager, {
-          type: 'conversation.assigned',
-          organizationId: actor.organizationId,
-          payload: {
-            organization_id: Number(actor.organizationId),
-            conversation_id: Number(conversationId),
-            site_id: Number(row.site_id),
-            assigned_agent_id: Number(assignee.id),
-            previous_agent_id:
-              row.assigned_agent_id === null ? null : Number(row.assigned_agent_id),
-          },
-        });
+        await this.outbox.publish(
+          manager,
+          conversationEvents.assigned(
+            actor.organizationId,
+            row,
+            assignee.id,
+            row.assigned_agent_id,
+          ),
+        );
       }
       const after = await this.conversations.find(actor.organizationId, conversationId, manager);
       if (!after) throw AppError.notFound();

@@ -11,6 +11,7 @@ import { OutboxService } from '../outbox/outbox.service';
 import { RealtimeService } from '../realtime/realtime.service';
 import { ConversationsRepository, type ConversationStatus } from './conversations.repository';
 import { conversationUpdate, messagePush } from './chat-pushes';
+import { conversationEvents } from './conversation-events';
 
 /** How many messages one catch-up answer carries at most; the client asks again from the last. */
 export const CATCH_UP_LIMIT = 200;
@@ -75,25 +76,10 @@ export class VisitorChatService {
         await this.conversations.start(manager, organizationId, open.id);
         const conversation = await this.conversations.find(organizationId, open.id, manager);
         if (!conversation) throw new Error('a started conversation is not visible');
-        await this.outbox.publish(manager, {
-          type: 'conversation.started',
-          organizationId,
-          payload: {
-            organization_id: Number(organizationId),
-            conversation: {
-              id: Number(conversation.id),
-              site_id: Number(conversation.site_id),
-              visitor_id: Number(conversation.visitor_id),
-              status: conversation.status,
-              started_at: new Date(conversation.started_at).toISOString(),
-            },
-            visitor: {
-              id: Number(conversation.visitor_id),
-              name: conversation.visitor_name,
-              email: conversation.visitor_email,
-            },
-          },
-        });
+        await this.outbox.publish(
+          manager,
+          conversationEvents.started(organizationId, conversation),
+        );
       } else {
         await this.conversations.recordVisitorMessage(manager, organizationId, open.id);
       }
@@ -106,21 +92,10 @@ export class VisitorChatService {
           ? { uploader: { type: 'visitor', id: visitor.visitorId }, ids: content.attachmentIds }
           : undefined,
       });
-      await this.outbox.publish(manager, {
-        type: 'message.received',
-        organizationId,
-        payload: {
-          organization_id: Number(organizationId),
-          conversation_id: Number(open.id),
-          site_id: Number(open.site_id),
-          message: {
-            id: Number(message.id),
-            body: message.body,
-            type: message.type,
-            attachments: message.attachments,
-          },
-        },
-      });
+      await this.outbox.publish(
+        manager,
+        conversationEvents.messageReceived(organizationId, open, message),
+      );
       return { conversationId: open.id, message, started, status: open.status };
     });
     const push = {
@@ -220,17 +195,10 @@ export class VisitorChatService {
         return { id: latest.id, status: latest.status, closedAt: latest.closed_at, closed: false };
       }
       const closedAt = await this.conversations.close(manager, organizationId, open.id, null);
-      await this.outbox.publish(manager, {
-        type: 'chat.closed',
-        organizationId,
-        payload: {
-          organization_id: Number(organizationId),
-          conversation_id: Number(open.id),
-          site_id: Number(open.site_id),
-          closed_at: new Date(closedAt).toISOString(),
-          closed_by: null,
-        },
-      });
+      await this.outbox.publish(
+        manager,
+        conversationEvents.closed(organizationId, open, closedAt, null),
+      );
       return { id: open.id, status: 'closed' as const, closedAt, closed: true };
     });
     if (result.closed) {
@@ -271,16 +239,13 @@ export class VisitorChatService {
         input.rating,
         comment,
       );
-      await this.outbox.publish(manager, {
-        type: 'review.submitted',
-        organizationId,
-        payload: {
-          organization_id: Number(organizationId),
-          conversation_id: Number(conversation.id),
+      await this.outbox.publish(
+        manager,
+        conversationEvents.reviewSubmitted(organizationId, conversation.id, {
           rating: input.rating,
           comment,
-        },
-      });
+        }),
+      );
       return { conversationId: conversation.id, rating: input.rating, comment };
     });
   }

@@ -11,12 +11,13 @@ import {
 } from '../sites/widget-config';
 import { withDefaults } from '../sites/widget-settings';
 import { readCatalog } from './catalog';
-import type { DataLookupViewDto, PutDataLookupDto } from './data-lookup.dto';
+import type { DataLookupViewDto } from './data-lookup-view.dto';
+import type { PutDataLookupDto } from './data-lookup.dto';
+import { FILTER_PRESETS } from '../sites/widget-settings';
 import { type DataLookupRow, DataLookupRepository } from './data-lookup.repository';
 import {
   type DataLookupSettings,
   type Driver,
-  FILTER_PRESETS,
   type FilterRecordSettings,
   URL_SCHEMES,
 } from './lookup-settings';

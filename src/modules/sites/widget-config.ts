@@ -1,7 +1,12 @@
 import { ApiProperty } from '@nestjs/swagger';
 import type { SiteRow } from './sites.repository';
-import { FILTER_PRESETS, type FilterPreset } from '../data-lookup/lookup-settings';
-import { WIDGET_POSITIONS, withDefaults, type WidgetSettings } from './widget-settings';
+import {
+  FILTER_PRESETS,
+  type FilterPreset,
+  WIDGET_POSITIONS,
+  withDefaults,
+  type WidgetSettings,
+} from './widget-settings';
 
 /** How the widget shows each record search preset. */
 const FILTER_FIELDS: Record<FilterPreset, { label: string; type: 'text' | 'date_range' }> = {

@@ -1,4 +1,6 @@
 import { Module } from '@nestjs/common';
+import { IdempotencyModule } from '../idempotency/idempotency.module';
+import { OutboxModule } from '../outbox/outbox.module';
 import { AgentsModule } from '../agents/agents.module';
 import { OrganizationsModule } from '../organizations/organizations.module';
 import { VisitorsModule } from '../visitors/visitors.module';
@@ -8,7 +10,7 @@ import { TicketsRepository } from './tickets.repository';
 import { TicketsService } from './tickets.service';
 
 @Module({
-  imports: [AgentsModule, OrganizationsModule, VisitorsModule],
+  imports: [AgentsModule, IdempotencyModule, OrganizationsModule, OutboxModule, VisitorsModule],
   controllers: [PublicTicketsController, AgentTicketsController],
   providers: [TicketsRepository, TicketsService],
   exports: [TicketsService],

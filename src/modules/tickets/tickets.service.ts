@@ -17,8 +17,8 @@ import {
   type TicketRow,
   type TicketSource,
   type TicketStatus,
-  TicketsRepository,
-} from './tickets.repository';
+} from './ticket-rows';
+import { TicketsRepository } from './tickets.repository';
 
 /**
  * A ticket filed through the public API or the agent desk (only the desk may assign it). A null
@@ -243,7 +243,7 @@ export class TicketsService {
         customerEmail: draft.customerEmail ?? visitor?.email ?? null,
         assignedAgentId,
       });
-      const events = [ticketEvents.created(ticket)];
+      const events: DomainEvent[] = [ticketEvents.created(ticket)];
       if (assignedAgentId !== null) events.push(ticketEvents.assigned(ticket, null));
       await this.outbox.publish(manager, ...events);
       return ticket;

@@ -10,24 +10,28 @@ import { TicketsService } from '../tickets/tickets.service';
 import {
   ChatMessageListDto,
   ConversationEndedResponseDto,
-  toWidgetTicket,
   ReviewResponseDto,
-  VisitorProfileResponseDto,
-  WidgetCreateTicketDto,
-  WidgetInitDto,
-  WidgetInitResponseDto,
   WidgetMessageCreatedResponseDto,
   WidgetMessagesQueryDto,
-  WidgetOfflineMessageDto,
   WidgetReadDto,
   WidgetReadResponseDto,
-  WidgetProfileDto,
   WidgetReviewDto,
   WidgetSendMessageDto,
+} from './widget-chat.dto';
+import {
+  toWidgetTicket,
+  WidgetCreateTicketDto,
+  WidgetOfflineMessageDto,
   WidgetTicketResponseDto,
-  WidgetVisitorBodyDto,
+} from './widget-tickets.dto';
+import {
+  VisitorProfileResponseDto,
+  WidgetInitDto,
+  WidgetInitResponseDto,
+  WidgetProfileDto,
 } from './widget.dto';
 import { WidgetService } from './widget.service';
+import { WidgetVisitorBodyDto } from '../../common/dto/widget-visitor.dto';
 
 @ApiTags('widget')
 @Controller('api/widget')

@@ -11,7 +11,7 @@ import { SitesService } from '../sites/sites.service';
 import { toWidgetConfig } from '../sites/widget-config';
 import { withDefaults } from '../sites/widget-settings';
 import { VisitorsService } from '../visitors/visitors.service';
-import { errorField, missingFields, toVisitorProfile } from './visitor-profile';
+import { errorField, missingFields, toVisitorProfile } from '../visitors/visitor-profile';
 import type { WidgetInitDto, WidgetProfileDto } from './widget.dto';
 
 /** Widget sessions and the pre-chat profile; the chat itself is VisitorChatService's. */

@@ -11,7 +11,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List active API keys (never the key itself, only its prefix) */
+        /** List active API keys, newest first (never the key itself, only its prefix) */
         get: operations["ApiKeys_list"];
         put?: never;
         /** Create an API key with abilities; the full key is returned once */
@@ -610,7 +610,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List the organization's sites */
+        /** List the organization's sites, oldest (the first site) first */
         get: operations["Sites_list"];
         put?: never;
         /** Create a site with its own widget key */
@@ -690,7 +690,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List the members of the organization */
+        /** List the members of the organization, oldest first */
         get: operations["Team_list"];
         put?: never;
         /** Add a member who can log in with the given email and password */
@@ -1863,16 +1863,25 @@ export interface components {
              * @example 200
              */
             code: string;
+            /** @example 1 */
+            current_page: number;
             data: components["schemas"]["AgentDto"][];
             /**
              * Format: date-time
              * @example 2026-11-22T10:00:00.000Z
              */
             datetime: string;
+            /** @example 1 */
+            last_page: number;
+            links: components["schemas"]["PageLinksDto"];
             /** @example OK */
             message: string;
+            /** @example 50 */
+            per_page: number;
             /** @example true */
             status: boolean;
+            /** @example 1 */
+            total: number;
         };
         AgentMessageListDto: {
             /**
@@ -2132,16 +2141,25 @@ export interface components {
              * @example 200
              */
             code: string;
+            /** @example 1 */
+            current_page: number;
             data: components["schemas"]["ApiKeyDto"][];
             /**
              * Format: date-time
              * @example 2026-11-22T10:00:00.000Z
              */
             datetime: string;
+            /** @example 1 */
+            last_page: number;
+            links: components["schemas"]["PageLinksDto"];
             /** @example OK */
             message: string;
+            /** @example 50 */
+            per_page: number;
             /** @example true */
             status: boolean;
+            /** @example 1 */
+            total: number;
         };
         AppearanceConfigDto: {
             /** @example #2563eb */
@@ -2408,17 +2426,26 @@ export interface components {
              * @example 200
              */
             code: string;
-            /** @description By shortcut (at most 500) */
+            /** @example 1 */
+            current_page: number;
+            /** @description By shortcut */
             data: components["schemas"]["CannedResponseDto"][];
             /**
              * Format: date-time
              * @example 2026-11-22T10:00:00.000Z
              */
             datetime: string;
+            /** @example 1 */
+            last_page: number;
+            links: components["schemas"]["PageLinksDto"];
             /** @example OK */
             message: string;
+            /** @example 50 */
+            per_page: number;
             /** @example true */
             status: boolean;
+            /** @example 1 */
+            total: number;
         };
         CannedResponseResponseDto: {
             /**
@@ -3179,6 +3206,8 @@ export interface components {
              * @example 200
              */
             code: string;
+            /** @example 1 */
+            current_page: number;
             /** @description By name */
             data: components["schemas"]["LabelDto"][];
             /**
@@ -3186,10 +3215,17 @@ export interface components {
              * @example 2026-11-22T10:00:00.000Z
              */
             datetime: string;
+            /** @example 1 */
+            last_page: number;
+            links: components["schemas"]["PageLinksDto"];
             /** @example OK */
             message: string;
+            /** @example 50 */
+            per_page: number;
             /** @example true */
             status: boolean;
+            /** @example 1 */
+            total: number;
         };
         LabelResponseDto: {
             /**
@@ -4081,16 +4117,25 @@ export interface components {
              * @example 200
              */
             code: string;
+            /** @example 1 */
+            current_page: number;
             data: components["schemas"]["SiteDto"][];
             /**
              * Format: date-time
              * @example 2026-11-22T10:00:00.000Z
              */
             datetime: string;
+            /** @example 1 */
+            last_page: number;
+            links: components["schemas"]["PageLinksDto"];
             /** @example OK */
             message: string;
+            /** @example 50 */
+            per_page: number;
             /** @example true */
             status: boolean;
+            /** @example 1 */
+            total: number;
         };
         SitePageDto: {
             /**
@@ -5318,7 +5363,10 @@ export type $defs = Record<string, never>;
 export interface operations {
     ApiKeys_list: {
         parameters: {
-            query?: never;
+            query?: {
+                page?: number;
+                per_page?: number;
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -5360,7 +5408,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDto"];
                 };
             };
-            /** @description Validation failed; `errors` names each field. Any route: a query parameter, header or body field holding a NUL character or a lone surrogate */
+            /** @description Validation failed; `errors` names each field */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -6158,6 +6206,8 @@ export interface operations {
     CannedResponses_list: {
         parameters: {
             query?: {
+                page?: number;
+                per_page?: number;
                 /** @description Only shortcuts starting with this text */
                 q?: string;
             };
@@ -6979,7 +7029,10 @@ export interface operations {
     };
     Labels_list: {
         parameters: {
-            query?: never;
+            query?: {
+                page?: number;
+                per_page?: number;
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -7021,7 +7074,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDto"];
                 };
             };
-            /** @description Validation failed; `errors` names each field. Any route: a query parameter, header or body field holding a NUL character or a lone surrogate */
+            /** @description Validation failed; `errors` names each field */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -7966,7 +8019,10 @@ export interface operations {
     };
     Sites_list: {
         parameters: {
-            query?: never;
+            query?: {
+                page?: number;
+                per_page?: number;
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -8008,7 +8064,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDto"];
                 };
             };
-            /** @description Validation failed; `errors` names each field. Any route: a query parameter, header or body field holding a NUL character or a lone surrogate */
+            /** @description Validation failed; `errors` names each field */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -8418,7 +8474,10 @@ export interface operations {
     };
     Team_list: {
         parameters: {
-            query?: never;
+            query?: {
+                page?: number;
+                per_page?: number;
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -8460,7 +8519,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDto"];
                 };
             };
-            /** @description Validation failed; `errors` names each field. Any route: a query parameter, header or body field holding a NUL character or a lone surrogate */
+            /** @description Validation failed; `errors` names each field */
             422: {
                 headers: {
                     [name: string]: unknown;
