@@ -91,7 +91,9 @@ const results = await withCleanup(async (track) => {
           url,
           publicUrl,
           port,
-          PROFILE ? { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${PROFILES}` } : {},
+          {},
+          // Node refuses --cpu-prof in NODE_OPTIONS.
+          PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${PROFILES}`] : [],
         ),
       ),
       headers: auth,

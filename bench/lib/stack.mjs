@@ -140,8 +140,8 @@ function cleanEnv(extra) {
 }
 
 /** Spawns a Node server and resolves once `GET <readyPath>` answers 200. */
-async function startNodeServer(name, script, env, port, readyPath) {
-  const child = spawn(process.execPath, [script], {
+async function startNodeServer(name, script, env, port, readyPath, nodeArgs = []) {
+  const child = spawn(process.execPath, [...nodeArgs, script], {
     cwd: os.tmpdir(),
     env: cleanEnv(env),
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -176,7 +176,7 @@ async function startNodeServer(name, script, env, port, readyPath) {
 export const RATE_LIMIT_PER_MINUTE = 100_000_000;
 
 /** The compiled service, as `npm run start:prod` runs it, against `databaseUrl`. */
-export async function startService(databaseUrl, publicUrl, port, extraEnv = {}) {
+export async function startService(databaseUrl, publicUrl, port, extraEnv = {}, nodeArgs = []) {
   return startNodeServer(
     'service',
     path.join(ROOT, 'dist', 'src', 'main.js'),
@@ -198,6 +198,7 @@ export async function startService(databaseUrl, publicUrl, port, extraEnv = {}) 
     },
     port,
     '/health/ready',
+    nodeArgs,
   );
 }
 

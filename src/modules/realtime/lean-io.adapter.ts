@@ -20,7 +20,10 @@ export class LeanIoAdapter extends IoAdapter {
     for (const { message, callback, isAckHandledManually } of handlers) {
       socket.on(message as string, (...args: unknown[]) => {
         // As rxjs' fromEvent hands them on: one argument as itself, several as an array.
-        const { data, ack } = this.mapPayload(args.length === 1 ? args[0] : args);
+        const { data, ack } = this.mapPayload(args.length === 1 ? args[0] : args) as {
+          data: unknown;
+          ack?: unknown;
+        };
         defer(() => transform(callback(data, ack))).subscribe({
           next: (response) => {
             if (response === null || response === undefined) return;
