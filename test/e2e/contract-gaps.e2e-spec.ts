@@ -1,8 +1,10 @@
+import type { Pool } from 'pg';
 import request from 'supertest';
+import { createVisitor } from '../factories/chat';
 import { addMember, createApiKey, registerOrganization } from '../factories/identity';
 import { startWidgetChat } from '../factories/widget-chat';
 import { type AppProcess, startApp } from '../utils/app-process';
-import { createTestDatabase, dropTestDatabase } from '../utils/database';
+import { createTestDatabase, dropTestDatabase, pool } from '../utils/database';
 
 const auth = (token: string) => ({ Authorization: `Bearer ${token}` });
 const PUBLIC_URL = 'https://chat.example.test';
@@ -11,14 +13,17 @@ const PUBLIC_URL = 'https://chat.example.test';
 describe('contract gaps', () => {
   let databaseUrl: string;
   let app: AppProcess;
+  let db: Pool;
 
   beforeAll(async () => {
     databaseUrl = await createTestDatabase();
+    db = pool(databaseUrl);
     app = await startApp({ DATABASE_URL: databaseUrl, PUBLIC_URL });
   });
 
   afterAll(async () => {
     await app?.stop();
+    await db?.end();
     await dropTestDatabase(databaseUrl);
   });
 
@@ -136,6 +141,52 @@ describe('contract gaps', () => {
         .send({ shortcut: 'x', body: 'y'.repeat(5001) })
         .expect(422);
       expect(long.body.message).toBe('Body must be shorter than or equal to 5000 characters.');
+    });
+  });
+  describe('POST /api/v1/tickets with a visitor', () => {
+    it("keeps the visitor's name and email: customer fields are used only when there is no visitor", async () => {
+      const org = await registerOrganization(app.url);
+      const { key } = await createApiKey(app.url, org.token, ['tickets:write', 'tickets:read']);
+      const visitor = await createVisitor(db, {
+        organizationId: org.organization.id,
+        siteId: org.site.id,
+        name: 'Vera Visitor',
+        email: 'vera@shop.test',
+      });
+      const create = (body: object) =>
+        request(app.url)
+          .post('/api/v1/tickets')
+          .set('Authorization', `Bearer ${key}`)
+          .send({ subject: 'Refund', description: 'Please refund order 42.', ...body })
+          .expect(201);
+      const read = async (id: number) =>
+        (
+          await request(app.url)
+            .get(`/api/v1/tickets/${id}`)
+            .set('Authorization', `Bearer ${key}`)
+            .expect(200)
+        ).body.data as Record<string, unknown>;
+
+      const linked = await create({
+        visitor_id: visitor.id,
+        customer_name: 'Someone Else',
+        customer_email: 'someone@else.test',
+      });
+      expect(await read(linked.body.data.id as number)).toMatchObject({
+        visitor_id: visitor.id,
+        customer_name: 'Vera Visitor',
+        customer_email: 'vera@shop.test',
+      });
+
+      const unlinked = await create({
+        customer_name: 'Someone Else',
+        customer_email: 'someone@else.test',
+      });
+      expect(await read(unlinked.body.data.id as number)).toMatchObject({
+        visitor_id: null,
+        customer_name: 'Someone Else',
+        customer_email: 'someone@else.test',
+      });
     });
   });
 });

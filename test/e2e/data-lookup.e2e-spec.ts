@@ -269,6 +269,21 @@ describe('data lookup', () => {
       await request(app.url).post('/api/widget/end-chat').set(bearer(bob)).send({}).expect(200);
       await act(bob, bobMessage.conversation_id, { id: '100' }).expect(409);
     });
+
+    it('and pages accept the open conversation init returned, before the first message', async () => {
+      const ada = await visitorOf('ada@example.test');
+      const res = await act(ada, ada.conversation_id, { id: '6' }).expect(200);
+      expect(res.body.reply_body).toBe('Order 6 is shipped.');
+      const page = await request(app.url)
+        .post('/api/widget/data-lookup/paginate')
+        .set(bearer(ada))
+        .send({ conversation_id: ada.conversation_id, rule_id: 'orders', page: 2 })
+        .expect(200);
+      expect(page.body).toMatchObject({ page: 2, has_more: true });
+      // Still only the visitor's own: another visitor's unstarted conversation is not found.
+      const bob = await visitorOf('bob@example.test');
+      await act(bob, ada.conversation_id, { id: '100' }).expect(404);
+    });
   });
 
   describe('an owner database that fails', () => {

@@ -359,11 +359,12 @@ describe('public API: visitors and tickets', () => {
       });
       expect(ticket).toMatchObject({ priority: 'urgent', status: 'open', source: 'api' });
       const detail = await get(`/api/v1/tickets/${ticket.id}`).expect(200);
+      // The customer fields are used only when no visitor is linked (the spec): Bob's own stay.
       expect(detail.body.data).toMatchObject({
         site_id: secondSiteId,
         visitor_id: bob.id,
-        customer_name: 'Robert Brown',
-        customer_email: 'robert@example.com',
+        customer_name: 'Bob Brown',
+        customer_email: 'bob_b@shop.test',
       });
     });
 

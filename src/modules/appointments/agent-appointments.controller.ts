@@ -19,8 +19,8 @@ import {
   AppointmentQueryDto,
   SiteQueryDto,
   UpdateAppointmentDto,
+  toAgentAppointment,
 } from './appointments.dto';
-import { toAgentAppointment } from './appointments.mapper';
 import { AppointmentsService } from './appointments.service';
 
 const siteOf = (query: { site_id?: number }) =>

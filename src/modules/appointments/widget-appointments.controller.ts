@@ -9,8 +9,9 @@ import {
   AvailabilityResponseDto,
   BookAppointmentDto,
   BookingResponseDto,
+  toSlotDto,
+  toWidgetAppointment,
 } from './appointments.dto';
-import { toSlotDto, toWidgetAppointment } from './appointments.mapper';
 import { BookingService } from './booking.service';
 
 @ApiTags('widget: appointments')

@@ -5,6 +5,7 @@ import { IdempotencyModule } from '../idempotency/idempotency.module';
 import { MessagesModule } from '../messages/messages.module';
 import { OutboxModule } from '../outbox/outbox.module';
 import { RealtimeModule } from '../realtime/realtime.module';
+import { AgentChatService } from './agent-chat.service';
 import { AgentConversationsController } from './agent-conversations.controller';
 import { AgentGateway } from './agent.gateway';
 import { ConversationsRepository } from './conversations.repository';
@@ -13,6 +14,7 @@ import { InboxRepository } from './inbox.repository';
 import { InboxService } from './inbox.service';
 import { MissedChatsProcessor } from './missed-chats.processor';
 import { MissedChatsScheduler } from './missed-chats.scheduler';
+import { OpenConversationsRepository } from './open-conversations.repository';
 import { PublicConversationsController } from './public-conversations.controller';
 import { VisitorChatService } from './visitor-chat.service';
 
@@ -32,9 +34,11 @@ import { VisitorChatService } from './visitor-chat.service';
   controllers: [PublicConversationsController, AgentConversationsController],
   providers: [
     ConversationsRepository,
+    OpenConversationsRepository,
     InboxRepository,
     InboxService,
     ConversationsService,
+    AgentChatService,
     VisitorChatService,
     MissedChatsScheduler,
     MissedChatsProcessor,

@@ -10,6 +10,7 @@ import { MessagesService } from '../messages/messages.service';
 import { OutboxService } from '../outbox/outbox.service';
 import { RealtimeService } from '../realtime/realtime.service';
 import { ConversationsRepository, type ConversationStatus } from './conversations.repository';
+import { OpenConversationsRepository } from './open-conversations.repository';
 import { conversationUpdate, messagePush } from './chat-pushes';
 import { conversationEvents } from './conversation-events';
 
@@ -25,6 +26,7 @@ export const CATCH_UP_LIMIT = 200;
 export class VisitorChatService {
   constructor(
     private readonly conversations: ConversationsRepository,
+    private readonly openConversations: OpenConversationsRepository,
     private readonly messages: MessagesService,
     private readonly outbox: OutboxService,
     private readonly realtime: RealtimeService,
@@ -39,7 +41,7 @@ export class VisitorChatService {
     visitor: VisitorPrincipal,
     locale: string | null,
   ): Promise<string> {
-    return this.conversations.ensureOpen(
+    return this.openConversations.ensureOpen(
       manager,
       visitor.organizationId,
       visitor.siteId,
@@ -49,8 +51,9 @@ export class VisitorChatService {
   }
 
   /**
-   * A visitor message (text and/or attachments the visitor uploaded). The first one starts the open conversation (`conversation.started`); after
-   * a close the visitor's next message opens a new conversation (DESIGN section 5). At most
+   * A visitor message (text and/or attachments the visitor uploaded). The first one starts the
+   * open conversation (`conversation.started`); after a close the visitor's next message opens a
+   * new conversation (DESIGN section 5). At most
    * VISITOR_MESSAGE_LIMIT_PER_MINUTE per visitor, over HTTP and the socket together (429).
    */
   async send(
@@ -65,15 +68,15 @@ export class VisitorChatService {
     );
     const organizationId = visitor.organizationId;
     const result = await this.dataSource.transaction(async (manager) => {
-      let open = await this.conversations.lockOpenFor(manager, organizationId, visitor.visitorId);
-      if (!open) {
-        await this.ensureOpen(manager, visitor, null);
-        open = await this.conversations.lockOpenFor(manager, organizationId, visitor.visitorId);
-        if (!open) throw new Error('the open conversation vanished inside its transaction');
-      }
+      const open = await this.openConversations.lockOrMake(
+        manager,
+        organizationId,
+        visitor.siteId,
+        visitor.visitorId,
+      );
       const started = !open.started_at;
       if (started) {
-        await this.conversations.start(manager, organizationId, open.id);
+        await this.openConversations.start(manager, organizationId, open.id);
         const conversation = await this.conversations.find(organizationId, open.id, manager);
         if (!conversation) throw new Error('a started conversation is not visible');
         await this.outbox.publish(
@@ -81,7 +84,7 @@ export class VisitorChatService {
           conversationEvents.started(organizationId, conversation),
         );
       } else {
-        await this.conversations.recordVisitorMessage(manager, organizationId, open.id);
+        await this.openConversations.recordVisitorMessage(manager, organizationId, open.id);
       }
       const message = await this.messages.create(manager, organizationId, {
         conversationId: open.id,
@@ -115,17 +118,18 @@ export class VisitorChatService {
   }
 
   /**
-   * The visitor's conversation, which must be open: 404 when it is not the visitor's (or not
-   * started), 409 once it is closed. Data-lookup pages and row actions answer inside one.
+   * The visitor's conversation, which must be open (the one `init` returned counts before the
+   * first message): 404 when it is not the visitor's, 409 once it is closed. Data-lookup pages
+   * and row actions answer inside one.
    */
   async requireOpen(visitor: VisitorPrincipal, conversationId: string): Promise<void> {
-    const conversation = await this.conversations.findForVisitor(
+    const status = await this.conversations.statusForVisitor(
       visitor.organizationId,
       visitor.visitorId,
       conversationId,
     );
-    if (!conversation) throw AppError.notFound();
-    if (conversation.status === 'closed') throw AppError.conflict('The conversation is closed.');
+    if (!status) throw AppError.notFound();
+    if (status === 'closed') throw AppError.conflict('The conversation is closed.');
   }
 
   /**
@@ -188,7 +192,11 @@ export class VisitorChatService {
   ): Promise<{ id: string; status: ConversationStatus; closedAt: Date }> {
     const organizationId = visitor.organizationId;
     const result = await this.dataSource.transaction(async (manager) => {
-      const open = await this.conversations.lockOpenFor(manager, organizationId, visitor.visitorId);
+      const open = await this.openConversations.lockOpenFor(
+        manager,
+        organizationId,
+        visitor.visitorId,
+      );
       if (!open?.started_at) {
         const latest = await this.conversations.findForVisitor(organizationId, visitor.visitorId);
         if (!latest?.closed_at) throw AppError.notFound();

@@ -8,7 +8,7 @@ import {
   DEFAULT_EMPTY_REPLY,
   DEFAULT_LOGIN_REQUIRED_REPLY,
   type FilterRecordWidgetSettings,
-} from '../sites/widget-config';
+} from '../sites/widget-config.dto';
 import { withDefaults } from '../sites/widget-settings';
 import { readCatalog } from './catalog';
 import type { DataLookupViewDto } from './data-lookup-view.dto';

@@ -7,12 +7,13 @@ import { VisitorsModule } from '../visitors/visitors.module';
 import { AgentTicketsController } from './agent-tickets.controller';
 import { PublicTicketsController } from './public-tickets.controller';
 import { TicketsRepository } from './tickets.repository';
+import { TicketChangesService } from './ticket-changes.service';
 import { TicketsService } from './tickets.service';
 
 @Module({
   imports: [AgentsModule, IdempotencyModule, OrganizationsModule, OutboxModule, VisitorsModule],
   controllers: [PublicTicketsController, AgentTicketsController],
-  providers: [TicketsRepository, TicketsService],
+  providers: [TicketsRepository, TicketsService, TicketChangesService],
   exports: [TicketsService],
 })
 export class TicketsModule {}

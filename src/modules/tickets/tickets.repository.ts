@@ -103,12 +103,12 @@ export class TicketsRepository {
 
   /** The ticket's comments, public and internal, oldest first. */
   async comments(
+    manager: EntityManager,
     organizationId: string,
     ticketId: string,
-    manager?: EntityManager,
   ): Promise<TicketCommentRow[]> {
     return sql<TicketCommentRow>(
-      manager ?? this.dataSource,
+      manager,
       `SELECT ${COMMENT_COLUMNS} FROM ticket_comments
        WHERE organization_id = $1 AND ticket_id = $2 ORDER BY id`,
       [organizationId, ticketId],

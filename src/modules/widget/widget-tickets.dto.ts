@@ -75,3 +75,9 @@ export const toWidgetTicket = (ticket: TicketRow): WidgetTicketDto => ({
   customer_name: ticket.customer_name,
   customer_email: ticket.customer_email,
 });
+
+/** A ticket subject from a free message: its first line, at most 80 characters. */
+export function subjectOf(message: string): string {
+  const line = message.trim().split(/\r?\n/)[0].replace(/\s+/g, ' ').trim();
+  return line.length > 80 ? `${line.slice(0, 79).trimEnd()}…` : line || 'Offline message';
+}

@@ -19,6 +19,7 @@ import {
   WidgetSendMessageDto,
 } from './widget-chat.dto';
 import {
+  subjectOf,
   toWidgetTicket,
   WidgetCreateTicketDto,
   WidgetOfflineMessageDto,
@@ -217,10 +218,4 @@ export class WidgetController {
     });
     return { data: toWidgetTicket(ticket) };
   }
-}
-
-/** A ticket subject from a free message: its first line, at most 80 characters. */
-export function subjectOf(message: string): string {
-  const line = message.trim().split(/\r?\n/)[0].replace(/\s+/g, ' ').trim();
-  return line.length > 80 ? `${line.slice(0, 79).trimEnd()}…` : line || 'Offline message';
 }

@@ -11,7 +11,7 @@ import {
 } from 'class-validator';
 import { VisitorProfileDto, WidgetVisitorBodyDto } from '../../common/dto/widget-visitor.dto';
 import { EnvelopeDto } from '../../common/openapi/envelope.dto';
-import { WidgetConfigDto } from '../sites/widget-config';
+import { WidgetConfigDto } from '../sites/widget-config.dto';
 
 export const PLATFORMS = ['android', 'ios', 'react-native', 'flutter', 'capacitor', 'cordova'];
 
