@@ -48,12 +48,12 @@ export class AgentsRepository {
   }
 
   async find(
+    manager: EntityManager,
     organizationId: string,
     userId: string,
-    manager?: EntityManager,
   ): Promise<UserRow | undefined> {
     const rows = await sql<UserRow>(
-      manager ?? this.dataSource,
+      manager,
       `SELECT ${COLUMNS} FROM users WHERE organization_id = $1 AND id = $2 AND removed_at IS NULL`,
       [organizationId, userId],
     );
@@ -143,13 +143,13 @@ export class AgentsRepository {
 
   /** Sets the agent's presence and when it was last seen; also answers the status before. */
   async setPresence(
+    manager: EntityManager,
     organizationId: string,
     userId: string,
     status: 'online' | 'away' | 'offline',
-    manager?: EntityManager,
   ): Promise<{ status: string; last_seen_at: Date; previous: string } | undefined> {
     const rows = await sql<{ status: string; last_seen_at: Date; previous: string }>(
-      manager ?? this.dataSource,
+      manager,
       `UPDATE users u SET status = $3, last_seen_at = now()
        FROM (SELECT id, status FROM users WHERE id = $2 FOR UPDATE) p
        WHERE u.organization_id = $1 AND u.id = $2 AND p.id = u.id AND u.removed_at IS NULL
