@@ -3,29 +3,23 @@ import request from 'supertest';
 import { createVisitor } from '../factories/chat';
 import { addMember, createApiKey, registerOrganization } from '../factories/identity';
 import { startWidgetChat } from '../factories/widget-chat';
-import { type AppProcess, startApp } from '../utils/app-process';
-import { createTestDatabase, dropTestDatabase, pool } from '../utils/database';
+import type { AppProcess } from '../utils/app-process';
+import { startTestApp, type TestApp } from '../utils/test-app';
 
 const auth = (token: string) => ({ Authorization: `Bearer ${token}` });
 const PUBLIC_URL = 'https://chat.example.test';
 
 /** The contract gaps of issue 17, each a promise of the spec or DESIGN the answers broke. */
 describe('contract gaps', () => {
-  let databaseUrl: string;
+  let suite: TestApp | undefined;
   let app: AppProcess;
   let db: Pool;
 
   beforeAll(async () => {
-    databaseUrl = await createTestDatabase();
-    db = pool(databaseUrl);
-    app = await startApp({ DATABASE_URL: databaseUrl, PUBLIC_URL });
+    ({ app, db } = suite = await startTestApp({ PUBLIC_URL }));
   });
 
-  afterAll(async () => {
-    await app?.stop();
-    await db?.end();
-    await dropTestDatabase(databaseUrl);
-  });
+  afterAll(() => suite?.stop());
 
   describe('agent lists have the list shape and bounds of DESIGN section 3', () => {
     const LISTS = [
