@@ -124,12 +124,16 @@ export class VisitorsRepository {
   }
 
   /** The id of the visitor `visitorUid` of the site, if there is one. */
-  async idByUid(siteId: string, visitorUid: string): Promise<string | undefined> {
+  async idByUid(
+    organizationId: string,
+    siteId: string,
+    visitorUid: string,
+  ): Promise<string | undefined> {
     if (!UUID.test(visitorUid)) return undefined;
     const rows = await sql<{ id: string }>(
       this.dataSource,
-      `SELECT id FROM visitors WHERE site_id = $1 AND visitor_uid = $2`,
-      [siteId, visitorUid],
+      `SELECT id FROM visitors WHERE organization_id = $1 AND site_id = $2 AND visitor_uid = $3`,
+      [organizationId, siteId, visitorUid],
     );
     return rows[0]?.id;
   }
