@@ -7,6 +7,7 @@ import { ResponseMessage } from '../../common/http/response-message.decorator';
 import { ApiErrors } from '../../common/openapi/api-errors.decorator';
 import { AppConfig } from '../../config/app-config';
 import { messagePush } from '../conversations/chat-pushes';
+import { ConversationReviewsService } from '../conversations/conversation-reviews.service';
 import { VisitorChatService } from '../conversations/visitor-chat.service';
 import { TicketsService } from '../tickets/tickets.service';
 import { countryFrom } from '../visitors/visitor-country';
@@ -43,6 +44,7 @@ export class WidgetController {
   constructor(
     private readonly widget: WidgetService,
     private readonly chat: VisitorChatService,
+    private readonly reviews: ConversationReviewsService,
     private readonly tickets: TicketsService,
     private readonly config: AppConfig,
   ) {}
@@ -166,7 +168,7 @@ export class WidgetController {
   @ApiCreatedResponse({ type: ReviewResponseDto })
   @ApiErrors(409, 422)
   async review(@CurrentVisitor() visitor: VisitorPrincipal, @Body() body: WidgetReviewDto) {
-    const review = await this.chat.review(visitor, {
+    const review = await this.reviews.review(visitor, {
       rating: body.rating,
       comment: body.comment,
       conversationId: body.conversation_id === undefined ? undefined : String(body.conversation_id),
