@@ -17,6 +17,9 @@ import {
   ConversationsRepository,
 } from './conversations.repository';
 
+/** Larger than any message id (bigint): `before` it means the latest messages. */
+const MAX_ID = '9223372036854775807';
+
 /** What an agent sends: text and/or attachments the uploader holds, as a reply or a private note. */
 export interface ReplyContent {
   body?: string;
@@ -59,9 +62,15 @@ export class ConversationsService {
     return conversation;
   }
 
-  async withMessages(organizationId: string, conversationId: string) {
+  /** The conversation with every message, or with the latest `limit` (and whether earlier exist). */
+  async withMessages(organizationId: string, conversationId: string, limit?: number) {
     const conversation = await this.get(organizationId, conversationId);
-    return { conversation, messages: await this.messages.all(organizationId, conversationId) };
+    if (limit === undefined) {
+      const messages = await this.messages.all(organizationId, conversationId);
+      return { conversation, messages, earlier: false };
+    }
+    const rows = await this.messages.before(organizationId, conversationId, MAX_ID, limit + 1);
+    return { conversation, messages: rows.slice(-limit), earlier: rows.length > limit };
   }
 
   async messagePage(
