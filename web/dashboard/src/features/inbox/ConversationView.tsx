@@ -170,23 +170,6 @@ export function ConversationView({ id, me, team }: { id: number; me: Agent; team
                 ? t('inbox.action.assignedTo', { name: assignee.name })
                 : t('inbox.action.unassigned')}
             </Text>
-            {data.labels.map((label) => (
-              <Badge
-                key={label.id}
-                size="sm"
-                variant="outline"
-                color={label.color}
-                leftSection={
-                  <span
-                    aria-hidden
-                    style={{ width: 8, height: 8, borderRadius: 4, background: label.color }}
-                  />
-                }
-                styles={{ root: { color: 'var(--mantine-color-dark-7)' } }}
-              >
-                {label.name}
-              </Badge>
-            ))}
           </Group>
           <MultiSelect
             label={<VisuallyHidden>{t('inbox.labels.label')}</VisuallyHidden>}
