@@ -1,14 +1,13 @@
 import { type DynamicModule, Module } from '@nestjs/common';
 import { APP_FILTER, APP_GUARD, APP_PIPE } from '@nestjs/core';
-import { TypeOrmModule } from '@nestjs/typeorm';
 import { CryptoModule } from './common/crypto/crypto.module';
 import { AllExceptionsFilter } from './common/errors/all-exceptions.filter';
 import { ResponseShapeGuard } from './common/http/response-shape.guard';
 import { createValidationPipe } from './common/http/validation.pipe';
 import { AppConfigModule } from './config/config.module';
 import type { Environment } from './config/environment';
-import { dataSourceOptions } from './database/data-source-options';
-import { DATABASE_RUNTIME, type DatabaseRuntime } from './database/database-runtime';
+import type { DatabaseRuntime } from './database/database-runtime';
+import { DatabaseModule } from './database/database.module';
 import { RateLimitModule } from './common/rate-limit/rate-limit.module';
 import { AccountLoginModule } from './modules/account-login/account-login.module';
 import { AssignmentModule } from './modules/assignment/assignment.module';
@@ -23,14 +22,12 @@ import { AuthModule } from './modules/auth/auth.module';
 import { ConversationsModule } from './modules/conversations/conversations.module';
 import { DataLookupModule } from './modules/data-lookup/data-lookup.module';
 import { DocsModule } from './modules/docs/docs.module';
-import { GatewaysModule } from './modules/realtime/gateways.module';
-import { RealtimeModule } from './modules/realtime/realtime.module';
 import { WebhooksModule } from './modules/webhooks/webhooks.module';
 import { WidgetModule } from './modules/widget/widget.module';
 import { WebModule } from './modules/web/web.module';
 import { HealthModule } from './modules/health/health.module';
 import { IdempotencyModule } from './modules/idempotency/idempotency.module';
-import { OutboxModule } from './modules/outbox/outbox.module';
+import { OutboxWorkersModule } from './modules/outbox/outbox-workers.module';
 import { TicketsModule } from './modules/tickets/tickets.module';
 import { VisitorsModule } from './modules/visitors/visitors.module';
 import { queueConnection } from './queue/queue-connection';
@@ -41,35 +38,36 @@ export interface AppModuleOptions {
   database: DatabaseRuntime;
 }
 
+/**
+ * The application: infrastructure (config, database, queue, rate limit, crypto: the only global
+ * modules) and every feature module, each of which imports what it uses. Workers are providers of
+ * their features, run where `WORKERS_ENABLED` is true (QueueWorkers finds them at boot).
+ */
 @Module({})
 export class AppModule {
   static forRoot({ env, database }: AppModuleOptions): DynamicModule {
-    const workers = env.WORKERS_ENABLED;
     return {
       module: AppModule,
-      global: true,
       imports: [
         AppConfigModule,
-        TypeOrmModule.forRoot(dataSourceOptions(database.url)),
-        QueueModule.forRoot({ workers, connection: queueConnection(env.REDIS_URL, database.url) }),
-        OutboxModule.forRoot({ workers }),
+        DatabaseModule.forRoot(database),
+        QueueModule.forRoot({ connection: queueConnection(env.REDIS_URL, database.url) }),
         RateLimitModule,
+        CryptoModule,
+        OutboxWorkersModule,
         HealthModule,
         DocsModule,
         AuthModule,
-        RealtimeModule,
         AttachmentsModule,
-        ConversationsModule.forRoot({ workers }),
+        ConversationsModule,
         VisitorsModule,
         WidgetModule,
-        GatewaysModule,
         TicketsModule,
         AppointmentsModule,
         IdempotencyModule,
-        CryptoModule,
-        WebhooksModule.forRoot({ workers }),
+        WebhooksModule,
         DataLookupModule,
-        AccountLoginModule.forRoot({ workers }),
+        AccountLoginModule,
         CannedResponsesModule,
         LabelsModule,
         AssignmentModule,
@@ -79,7 +77,6 @@ export class AppModule {
         WebModule,
       ],
       providers: [
-        { provide: DATABASE_RUNTIME, useValue: database },
         { provide: APP_PIPE, useFactory: createValidationPipe },
         // No global interceptor: a route with any pays for an Observable pipeline per request.
         // Success bodies get their envelope from JsonExpressAdapter, told how by this guard;
@@ -87,7 +84,6 @@ export class AppModule {
         { provide: APP_GUARD, useClass: ResponseShapeGuard },
         { provide: APP_FILTER, useClass: AllExceptionsFilter },
       ],
-      exports: [DATABASE_RUNTIME],
     };
   }
 }

@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs';
 import { createApp } from './bootstrap';
 import { isConnectionLoss } from './common/errors/connection-loss';
 import { createLogger } from './common/logging/logger';
-import { EnvironmentError, loadEnvironment } from './config/environment';
+import { EnvironmentError, loadEnvironment } from './config/load-environment';
 import type { DatabaseRuntime } from './database/database-runtime';
 import { startEmbeddedPostgres, type EmbeddedDatabase } from './database/embedded-postgres';
 import { runMigrations } from './database/migrate';

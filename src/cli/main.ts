@@ -17,7 +17,7 @@ import { ABILITIES } from '../common/auth/auth.types';
 import { SecretBoxService } from '../common/crypto/secret-box.service';
 import { randomBase62 } from '../common/crypto/secrets';
 import { AppError } from '../common/errors/app-error';
-import { loadEnvironment } from '../config/environment';
+import { loadEnvironment } from '../config/load-environment';
 import type { DatabaseRuntime } from '../database/database-runtime';
 import { runningEmbeddedPostgres, startEmbeddedPostgres } from '../database/embedded-postgres';
 import { runMigrations } from '../database/migrate';

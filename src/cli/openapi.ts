@@ -8,7 +8,7 @@ import { readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { createApp } from '../bootstrap';
 import { createLogger } from '../common/logging/logger';
-import { loadEnvironment } from '../config/environment';
+import { loadEnvironment } from '../config/load-environment';
 import { buildOpenApiDocument } from '../common/openapi/document';
 
 const TARGET = path.resolve(__dirname, '..', '..', '..', 'openapi', 'openapi.json');

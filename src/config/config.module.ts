@@ -1,7 +1,8 @@
 import { Global, Module } from '@nestjs/common';
 import { ConfigModule, ConfigService } from '@nestjs/config';
 import { AppConfig } from './app-config';
-import { Environment, ENVIRONMENT_KEYS, loadEnvironment } from './environment';
+import { Environment, ENVIRONMENT_KEYS } from './environment';
+import { loadEnvironment } from './load-environment';
 
 /**
  * `@nestjs/config` validated by our schema (see environment.ts), exposed as the typed AppConfig.

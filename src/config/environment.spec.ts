@@ -1,4 +1,4 @@
-import { EnvironmentError, loadEnvironment } from './environment';
+import { EnvironmentError, loadEnvironment } from './load-environment';
 
 describe('loadEnvironment', () => {
   it('applies every documented default', () => {

@@ -1,4 +1,4 @@
-import { plainToInstance, Transform } from 'class-transformer';
+import { Transform } from 'class-transformer';
 import {
   IsBoolean,
   IsEmail,
@@ -10,29 +10,15 @@ import {
   Matches,
   Max,
   Min,
-  validateSync,
 } from 'class-validator';
-
-const toBoolean = ({ value }: { value: unknown }): unknown => {
-  if (typeof value !== 'string') return value;
-  const normalized = value.trim().toLowerCase();
-  if (['true', '1', 'yes', 'on'].includes(normalized)) return true;
-  if (['false', '0', 'no', 'off'].includes(normalized)) return false;
-  return value;
-};
-
-const toInteger = ({ value }: { value: unknown }): unknown =>
-  typeof value === 'string' && /^-?\d+$/.test(value.trim()) ? Number(value) : value;
-
-const emptyToUndefined = ({ value }: { value: unknown }): unknown =>
-  typeof value === 'string' && value.trim() === '' ? undefined : value;
-
-const KEY_TEXT = '(?:[0-9a-fA-F]{64}|[A-Za-z0-9+/]{43}=)';
-const KEY = new RegExp(`^${KEY_TEXT}$`);
-const KEY_LIST = new RegExp(`^${KEY_TEXT}(\\s*,\\s*${KEY_TEXT})*$`);
-const ALLOWED_ENTRY =
-  '(?:[0-9a-fA-F:.]+|\\[[0-9a-fA-F:.]+\\](?::\\d+)?|[A-Za-z0-9_.-]+(?::\\d+)?|[0-9a-fA-F:.]+/\\d+)';
-const ALLOWED_HOSTS = new RegExp(`^(\\s*${ALLOWED_ENTRY}\\s*(,\\s*${ALLOWED_ENTRY}\\s*)*)?$`);
+import {
+  ALLOWED_HOSTS,
+  KEY,
+  KEY_LIST,
+  emptyToUndefined,
+  toBoolean,
+  toInteger,
+} from './environment-values';
 
 export const PLANS = ['free', 'pro', 'business'] as const;
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -259,13 +245,6 @@ export class Environment {
   ATTACHMENT_MAX_BYTES = 10 * 1024 * 1024;
 }
 
-export class EnvironmentError extends Error {
-  constructor(readonly problems: string[]) {
-    super(`Invalid configuration:\n  - ${problems.join('\n  - ')}`);
-    this.name = 'EnvironmentError';
-  }
-}
-
 const OPTIONAL_KEYS = [
   'DATABASE_URL',
   'REDIS_URL',
@@ -284,31 +263,3 @@ export const ENVIRONMENT_KEYS = [
   ...Object.keys(new Environment()),
   ...OPTIONAL_KEYS,
 ] as (keyof Environment)[];
-
-/** Parses and validates the process environment; throws naming every bad variable. */
-export function loadEnvironment(source: Record<string, unknown> = process.env): Environment {
-  const raw: Record<string, unknown> = {};
-  for (const key of ENVIRONMENT_KEYS) {
-    const value = source[key];
-    if (value !== undefined) raw[key] = value;
-  }
-  const env = plainToInstance(Environment, raw, { exposeDefaultValues: true });
-  const errors = validateSync(env, { whitelist: false });
-  if (errors.length > 0) {
-    throw new EnvironmentError(
-      errors.map((error) => {
-        const texts = Object.values(error.constraints ?? {}).map((text) =>
-          text.replace(error.property, '').trim(),
-        );
-        // The value is never shown: it may hold a password (DATABASE_URL) or a key.
-        return `${error.property}=(value not shown): ${texts.join('; ')}`;
-      }),
-    );
-  }
-  if (env.NODE_ENV === 'production' && !env.SECRETS_KEY) {
-    throw new EnvironmentError([
-      'SECRETS_KEY=(unset): is required when NODE_ENV=production (32 bytes, hex or base64)',
-    ]);
-  }
-  return env;
-}

@@ -1,15 +1,13 @@
 import path from 'node:path';
 import type { DataSourceOptions } from 'typeorm';
-import { OutboxEvent } from '../modules/outbox/outbox-event.entity';
-
-/** Every entity of the application; features add theirs here. */
-export const ENTITIES = [OutboxEvent];
 
 const MIGRATIONS_GLOB = path.join(__dirname, 'migrations', '*.js');
 
 /**
  * One description of the database for the app, the migration runner and the CLI, so they can
  * never disagree. `synchronize` stays off: the schema changes only through reviewed migrations.
+ * No entities: repositories write their SQL (docs/decisions.md, "Repositories write SQL
+ * themselves"), so nothing reads ORM metadata.
  */
 export function dataSourceOptions(
   url: string,
@@ -18,7 +16,7 @@ export function dataSourceOptions(
   return {
     type: 'postgres',
     url,
-    entities: ENTITIES,
+    entities: [],
     migrations: [MIGRATIONS_GLOB],
     migrationsTableName: 'schema_migrations',
     migrationsTransactionMode: 'each',

@@ -18,7 +18,7 @@ const WORKER_REPOSITORIES: Record<string, string[]> = {
   'modules/outbox/outbox-worker.repository.ts': [
     'modules/outbox/outbox.relay.ts',
     'modules/outbox/domain-events.processor.ts',
-    'modules/outbox/outbox.module.ts',
+    'modules/outbox/outbox-workers.module.ts',
   ],
   'modules/attachments/attachments-maintenance.repository.ts': [
     'modules/attachments/attachments.service.ts',

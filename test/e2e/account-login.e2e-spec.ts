@@ -1,14 +1,14 @@
 import type { Pool } from 'pg';
 import request from 'supertest';
 import { addMember, registerOrganization, type Registered } from '../factories/identity';
-import { type AppProcess, startApp } from '../utils/app-process';
+import type { AppProcess } from '../utils/app-process';
+import { startTestApp, type TestApp } from '../utils/test-app';
 import {
   bearer,
   dataLookupClient,
   expectMailedCodeLogin,
   type Session as WidgetSession,
 } from '../utils/data-lookup-client';
-import { createTestDatabase, dropTestDatabase, pool } from '../utils/database';
 import {
   ADA,
   BOB,
@@ -29,7 +29,7 @@ interface Session extends WidgetSession {
  * code and its limits, logout, trusted login, and the plan and site gates.
  */
 describe('visitor account login', () => {
-  let databaseUrl: string;
+  let suite: TestApp;
   let app: AppProcess;
   let db: Pool;
   let owner: OwnerDatabase;
@@ -62,22 +62,17 @@ describe('visitor account login', () => {
   beforeAll(async () => {
     smtp = await startSmtp();
     owner = await createOwnerDatabase();
-    databaseUrl = await createTestDatabase();
-    app = await startApp({
-      DATABASE_URL: databaseUrl,
+    ({ app, db } = suite = await startTestApp({
       SMTP_URL: smtp.url,
       MAIL_FROM: 'shop@example.test',
-    });
-    db = pool(databaseUrl);
+    }));
     client = dataLookupClient(app.url);
     org = await registerOrganization(app.url, 'Shop');
     await enableLogin(org);
   });
 
   afterAll(async () => {
-    await db?.end();
-    await app?.stop();
-    await dropTestDatabase(databaseUrl);
+    await suite?.stop();
     await owner?.drop();
     await smtp?.close();
   });

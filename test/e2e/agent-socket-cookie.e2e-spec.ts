@@ -1,22 +1,20 @@
 import { io } from 'socket.io-client';
 import request from 'supertest';
 import { registerOrganization } from '../factories/identity';
-import { type AppProcess, startApp } from '../utils/app-process';
-import { createTestDatabase, dropTestDatabase } from '../utils/database';
+import type { AppProcess } from '../utils/app-process';
+import { startTestApp, type TestApp } from '../utils/test-app';
 
 const PUBLIC_URL = 'https://chat.example.test';
 
 /** The dashboard's `/agent` socket on the HttpOnly session cookie, from its own origin only. */
 describe('agent socket on the session cookie', () => {
-  let databaseUrl: string;
+  let suite: TestApp;
   let app: AppProcess;
   let direct: string;
   let cookie: string;
 
   beforeAll(async () => {
-    databaseUrl = await createTestDatabase();
-    app = await startApp({ DATABASE_URL: databaseUrl, PUBLIC_URL });
-    direct = `http://127.0.0.1:${app.port}`;
+    ({ app, direct } = suite = await startTestApp({ PUBLIC_URL }));
     const org = await registerOrganization(app.url);
     const login = await request(app.url)
       .post('/api/agent/auth/login')
@@ -26,10 +24,7 @@ describe('agent socket on the session cookie', () => {
     cookie = setCookie.map((c) => c.split(';')[0]).join('; ');
   });
 
-  afterAll(async () => {
-    await app?.stop();
-    await dropTestDatabase(databaseUrl);
-  });
+  afterAll(() => suite?.stop());
 
   const handshake = (headers: Record<string, string>) =>
     new Promise<string>((resolve) => {

@@ -5,11 +5,12 @@ import { outboxEvents } from '../factories/conversations';
 import {
   addMember,
   createApiKey,
+  createSite,
   registerOrganization,
   type Registered,
 } from '../factories/identity';
-import { type AppProcess, startApp } from '../utils/app-process';
-import { createTestDatabase, dropTestDatabase, pool } from '../utils/database';
+import type { AppProcess } from '../utils/app-process';
+import { startTestApp, type TestApp } from '../utils/test-app';
 
 const TICKET_NUMBER = /^TKT-\d{4}-\d{6}$/;
 const BASE_URL = 'https://chat.example.test';
@@ -29,7 +30,7 @@ interface Ticket {
 }
 
 describe('agent API: ticket desk', () => {
-  let databaseUrl: string;
+  let suite: TestApp;
   let app: AppProcess;
   let db: Pool;
   let org: Registered;
@@ -42,19 +43,12 @@ describe('agent API: ticket desk', () => {
   let stranger: VisitorRecord;
 
   beforeAll(async () => {
-    databaseUrl = await createTestDatabase();
-    app = await startApp({ DATABASE_URL: databaseUrl, PUBLIC_URL: BASE_URL });
-    db = pool(databaseUrl);
+    ({ app, db } = suite = await startTestApp({ PUBLIC_URL: BASE_URL }));
     org = await registerOrganization(app.url);
     other = await registerOrganization(app.url, 'Other');
     agent = await addMember(app.url, org.token, 'agent');
     colleague = await addMember(app.url, org.token, 'agent');
-    const site = await request(app.url)
-      .post('/api/agent/sites')
-      .set('Authorization', `Bearer ${org.token}`)
-      .send({ name: 'Shop' })
-      .expect(201);
-    secondSiteId = site.body.data.id as number;
+    secondSiteId = (await createSite(app.url, org.token, { name: 'Shop' })).id;
     alice = await createVisitor(db, {
       organizationId: org.organization.id,
       siteId: secondSiteId,
@@ -68,11 +62,7 @@ describe('agent API: ticket desk', () => {
     });
   });
 
-  afterAll(async () => {
-    await db?.end();
-    await app?.stop();
-    await dropTestDatabase(databaseUrl);
-  });
+  afterAll(() => suite?.stop());
 
   const as = (token: string) => ({
     get: (url: string) => request(app.url).get(url).set('Authorization', `Bearer ${token}`),

@@ -1,9 +1,9 @@
 import { DateTime } from 'luxon';
 import type { Pool } from 'pg';
 import request from 'supertest';
-import { registerOrganization, type Registered } from '../factories/identity';
+import { createSite, registerOrganization, type Registered } from '../factories/identity';
 import { type AppProcess, startApp } from '../utils/app-process';
-import { createTestDatabase, dropTestDatabase, pool } from '../utils/database';
+import { startTestApp, type TestApp } from '../utils/test-app';
 
 interface Session {
   visitor_uid: string;
@@ -48,6 +48,7 @@ const saturdayFrom = (minDays: number): string => {
 };
 
 describe('appointments: settings, availability, booking and the agent list', () => {
+  let suite: TestApp;
   let databaseUrl: string;
   let app: AppProcess;
   let db: Pool;
@@ -89,28 +90,18 @@ describe('appointments: settings, availability, booking and the agent list', () 
   /** A new organization (its own site and settings), so each area starts from the defaults. */
   const organization = (name: string) => registerOrganization(app.url, name);
 
-  const createSite = async (who: Registered, timezone: string) => {
-    const res = await request(app.url)
-      .post('/api/agent/sites')
-      .set(agent(who))
-      .send({ name: `${timezone} site`, timezone })
-      .expect(201);
-    return res.body.data as { id: number; widget_key: string; timezone: string };
-  };
+  const siteIn = (who: Registered, timezone: string) =>
+    createSite(app.url, who.token, { name: `${timezone} site`, timezone });
 
   beforeAll(async () => {
-    databaseUrl = await createTestDatabase();
-    app = await startApp({ DATABASE_URL: databaseUrl, PUBLIC_URL: 'https://chat.example.test' });
-    db = pool(databaseUrl);
+    ({ app, db, databaseUrl } = suite = await startTestApp({
+      PUBLIC_URL: 'https://chat.example.test',
+    }));
     org = await organization('Acme');
     other = await organization('Other');
   });
 
-  afterAll(async () => {
-    await db?.end();
-    await app?.stop();
-    await dropTestDatabase(databaseUrl);
-  });
+  afterAll(() => suite?.stop());
 
   describe('settings', () => {
     it("start with the spec's defaults, Monday to Friday 09:00-17:00, in the site's zone", async () => {
@@ -238,7 +229,7 @@ describe('appointments: settings, availability, booking and the agent list', () 
 
     it('are per site: site_id picks one of the organization, others are 404', async () => {
       const owner = await organization('Sites');
-      const berlin = await createSite(owner, 'Europe/Berlin');
+      const berlin = await siteIn(owner, 'Europe/Berlin');
       const res = await patchSettings(
         owner,
         { duration_minutes: 45 },
@@ -318,7 +309,7 @@ describe('appointments: settings, availability, booking and the agent list', () 
 
     it('answers in the site zone with its offset', async () => {
       const owner = await organization('Tokyo');
-      const tokyo = await createSite(owner, 'Asia/Tokyo');
+      const tokyo = await siteIn(owner, 'Asia/Tokyo');
       const date = weekdayFrom(3);
       const body = await availability(date, tokyo);
       expect(body.timezone).toBe('Asia/Tokyo');
@@ -602,7 +593,7 @@ describe('appointments: settings, availability, booking and the agent list', () 
   describe('agent list and update', () => {
     it('lists one site in time order, filtered by status and local dates', async () => {
       const owner = await organization('Desk');
-      const berlin = await createSite(owner, 'Europe/Berlin');
+      const berlin = await siteIn(owner, 'Europe/Berlin');
       const session = await init(owner.site);
       const berliner = await init(berlin);
       const early = weekdayFrom(3);
@@ -768,7 +759,7 @@ describe('appointments: settings, availability, booking and the agent list', () 
 
     it('skips the missing hour of the spring-forward day and switches from +01:00 to +02:00', async () => {
       const owner = await organization('Berlin');
-      const berlin = await createSite(owner, 'Europe/Berlin');
+      const berlin = await siteIn(owner, 'Europe/Berlin');
       await patchSettings(
         owner,
         { working_hours: { sunday: ALL_DAY } },

@@ -2,8 +2,8 @@ import type { Pool } from 'pg';
 import request from 'supertest';
 import { outboxEvents } from '../factories/conversations';
 import { createApiKey, registerOrganization, type Registered } from '../factories/identity';
-import { type AppProcess, eventually, startApp } from '../utils/app-process';
-import { createTestDatabase, dropTestDatabase, pool } from '../utils/database';
+import { type AppProcess, eventually } from '../utils/app-process';
+import { startTestApp, type TestApp } from '../utils/test-app';
 import { connect, type TestSocket } from '../utils/sockets';
 import { startReceiver } from '../utils/webhook-receiver';
 
@@ -31,7 +31,7 @@ const PNG = Buffer.concat([
 const PDF = Buffer.from('%PDF-1.7\n1 0 obj << >> endobj\n%%EOF\n');
 
 describe('attachments: upload, send, download', () => {
-  let databaseUrl: string;
+  let suite: TestApp;
   let app: AppProcess;
   let direct: string;
   let db: Pool;
@@ -60,14 +60,10 @@ describe('attachments: upload, send, download', () => {
       .attach('file', file, { filename, contentType: type });
 
   beforeAll(async () => {
-    databaseUrl = await createTestDatabase();
-    app = await startApp({
-      DATABASE_URL: databaseUrl,
+    ({ app, db, direct } = suite = await startTestApp({
       PUBLIC_URL,
       ATTACHMENT_MAX_BYTES: String(MAX_BYTES),
-    });
-    direct = `http://127.0.0.1:${app.port}`;
-    db = pool(databaseUrl);
+    }));
     org = await registerOrganization(app.url, 'Acme');
     other = await registerOrganization(app.url, 'Other');
     receiver = await startReceiver();
@@ -84,9 +80,7 @@ describe('attachments: upload, send, download', () => {
 
   afterAll(async () => {
     await receiver?.close();
-    await db?.end();
-    await app?.stop();
-    await dropTestDatabase(databaseUrl);
+    await suite?.stop();
   });
 
   // First in the file: the app purges on its first upload, then at most every ten minutes.

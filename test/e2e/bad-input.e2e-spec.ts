@@ -2,8 +2,8 @@ import { connect as connectTcp } from 'node:net';
 import request from 'supertest';
 import { ABILITIES } from '../../src/common/auth/auth.types';
 import { createApiKey, registerOrganization, type Registered } from '../factories/identity';
-import { type AppProcess, startApp } from '../utils/app-process';
-import { createTestDatabase, dropTestDatabase } from '../utils/database';
+import type { AppProcess } from '../utils/app-process';
+import { startTestApp, type TestApp } from '../utils/test-app';
 import { connect } from '../utils/sockets';
 
 const NUL = 'a\u0000b';
@@ -29,7 +29,7 @@ function expectRefused(res: Answer, field: string) {
  * the field is not documented nullable, and an array or a string where an object belongs.
  */
 describe('bad input is a 4xx', () => {
-  let databaseUrl: string;
+  let suite: TestApp;
   let app: AppProcess;
   let org: Registered;
   let apiKey: string;
@@ -40,8 +40,7 @@ describe('bad input is a 4xx', () => {
   const widget = () => ({ Authorization: `Bearer ${session.session_token}` });
 
   beforeAll(async () => {
-    databaseUrl = await createTestDatabase();
-    app = await startApp({ DATABASE_URL: databaseUrl });
+    ({ app } = suite = await startTestApp());
     org = await registerOrganization(app.url);
     ({ key: apiKey } = await createApiKey(app.url, org.token, [...ABILITIES]));
     session = (
@@ -57,10 +56,7 @@ describe('bad input is a 4xx', () => {
       .expect(201);
   });
 
-  afterAll(async () => {
-    await app?.stop();
-    await dropTestDatabase(databaseUrl);
-  });
+  afterAll(() => suite?.stop());
 
   describe('a NUL character in any text', () => {
     it('is refused in a ticket subject and description', async () => {

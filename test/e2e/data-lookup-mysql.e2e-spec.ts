@@ -1,6 +1,7 @@
 import request from 'supertest';
 import { registerOrganization, type Registered } from '../factories/identity';
-import { type AppProcess, startApp } from '../utils/app-process';
+import type { AppProcess } from '../utils/app-process';
+import { startTestApp, type TestApp } from '../utils/test-app';
 import {
   agentOf,
   bearer,
@@ -12,7 +13,7 @@ import {
   type Session,
   txns,
 } from '../utils/data-lookup-client';
-import { createTestDatabase, dropTestDatabase, pool } from '../utils/database';
+import { pool } from '../utils/database';
 import {
   createMysqlOwnerDatabase,
   type MysqlOwnerDatabase,
@@ -43,6 +44,7 @@ const UNKNOWN_ZONE = 'Asia/Kolkata';
  * slow answering 503 within the timeout.
  */
 describeWithMysql('data lookup on MySQL/MariaDB', () => {
+  let suite: TestApp;
   let databaseUrl: string;
   let app: AppProcess;
   let owner: MysqlOwnerDatabase;
@@ -78,20 +80,17 @@ describeWithMysql('data lookup on MySQL/MariaDB', () => {
   beforeAll(async () => {
     smtp = await startSmtp();
     owner = await createMysqlOwnerDatabase({ timeZones: [NAMED_ZONE] });
-    databaseUrl = await createTestDatabase();
-    app = await startApp({
-      DATABASE_URL: databaseUrl,
+    ({ app, databaseUrl } = suite = await startTestApp({
       SMTP_URL: smtp.url,
       MAIL_FROM: 'shop@example.test',
-    });
+    }));
     client = dataLookupClient(app.url);
     org = await registerOrganization(app.url, 'Shop');
     await client.setUp(org, mysqlSettings(owner.readerUrl));
   });
 
   afterAll(async () => {
-    await app?.stop();
-    await dropTestDatabase(databaseUrl);
+    await suite?.stop();
     await owner?.drop();
     await smtp?.close();
   });

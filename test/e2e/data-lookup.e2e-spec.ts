@@ -1,6 +1,7 @@
 import request from 'supertest';
 import { registerOrganization, type Registered } from '../factories/identity';
-import { type AppProcess, eventually, startApp } from '../utils/app-process';
+import { type AppProcess, eventually } from '../utils/app-process';
+import { startTestApp, type TestApp } from '../utils/test-app';
 import {
   bearer,
   dataLookupClient,
@@ -11,7 +12,7 @@ import {
   type Session,
   txns,
 } from '../utils/data-lookup-client';
-import { createTestDatabase, dropTestDatabase, pool } from '../utils/database';
+import { pool } from '../utils/database';
 import {
   createOwnerDatabase,
   type OwnerDatabase,
@@ -26,6 +27,7 @@ import { connect, type TestSocket } from '../utils/sockets';
  * an owner database that is away or slow answering 503 within the timeout, never a 500.
  */
 describe('data lookup', () => {
+  let suite: TestApp;
   let databaseUrl: string;
   let app: AppProcess;
   let direct: string;
@@ -45,8 +47,7 @@ describe('data lookup', () => {
 
   beforeAll(async () => {
     owner = await createOwnerDatabase();
-    databaseUrl = await createTestDatabase();
-    app = await startApp({ DATABASE_URL: databaseUrl });
+    ({ app, databaseUrl } = suite = await startTestApp());
     client = dataLookupClient(app.url);
     direct = `http://127.0.0.1:${app.port}`;
     org = await registerOrganization(app.url, 'Shop');
@@ -55,8 +56,7 @@ describe('data lookup', () => {
 
   afterAll(async () => {
     for (const socket of sockets) socket.close();
-    await app?.stop();
-    await dropTestDatabase(databaseUrl);
+    await suite?.stop();
     await owner?.drop();
   });
 
@@ -268,6 +268,21 @@ describe('data lookup', () => {
       await act(bob, conversation, { id: '100' }).expect(404);
       await request(app.url).post('/api/widget/end-chat').set(bearer(bob)).send({}).expect(200);
       await act(bob, bobMessage.conversation_id, { id: '100' }).expect(409);
+    });
+
+    it('and pages accept the open conversation init returned, before the first message', async () => {
+      const ada = await visitorOf('ada@example.test');
+      const res = await act(ada, ada.conversation_id, { id: '6' }).expect(200);
+      expect(res.body.reply_body).toBe('Order 6 is shipped.');
+      const page = await request(app.url)
+        .post('/api/widget/data-lookup/paginate')
+        .set(bearer(ada))
+        .send({ conversation_id: ada.conversation_id, rule_id: 'orders', page: 2 })
+        .expect(200);
+      expect(page.body).toMatchObject({ page: 2, has_more: true });
+      // Still only the visitor's own: another visitor's unstarted conversation is not found.
+      const bob = await visitorOf('bob@example.test');
+      await act(bob, ada.conversation_id, { id: '100' }).expect(404);
     });
   });
 

@@ -2,13 +2,13 @@ import type { Pool } from 'pg';
 import request from 'supertest';
 import { outboxEvents } from '../factories/conversations';
 import { addMember, registerOrganization, type Registered } from '../factories/identity';
-import { type AppProcess, eventually, startApp } from '../utils/app-process';
-import { createTestDatabase, dropTestDatabase, pool } from '../utils/database';
+import { type AppProcess, eventually } from '../utils/app-process';
+import { startTestApp, type TestApp } from '../utils/test-app';
 import { startWidgetChat } from '../factories/widget-chat';
 
 /** Automatic assignment: round robin to online agents, within the organization's capacity. */
 describe('agent API: automatic assignment', () => {
-  let databaseUrl: string;
+  let suite: TestApp;
   let app: AppProcess;
   let db: Pool;
   let org: Registered;
@@ -49,9 +49,7 @@ describe('agent API: automatic assignment', () => {
     }, 20_000);
 
   beforeAll(async () => {
-    databaseUrl = await createTestDatabase();
-    app = await startApp({ DATABASE_URL: databaseUrl, PUBLIC_URL: 'https://chat.example.test' });
-    db = pool(databaseUrl);
+    ({ app, db } = suite = await startTestApp({ PUBLIC_URL: 'https://chat.example.test' }));
     org = await registerOrganization(app.url, 'Acme');
     other = await registerOrganization(app.url, 'Other');
     ada = await addMember(app.url, org.token, 'agent');
@@ -59,11 +57,7 @@ describe('agent API: automatic assignment', () => {
     cai = await addMember(app.url, org.token, 'agent');
   });
 
-  afterAll(async () => {
-    await db?.end();
-    await app?.stop();
-    await dropTestDatabase(databaseUrl);
-  });
+  afterAll(() => suite?.stop());
 
   it('is off by default: new chats stay unassigned', async () => {
     await presence(ada.token, 'online');

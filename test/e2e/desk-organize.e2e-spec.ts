@@ -2,8 +2,8 @@ import type { Pool } from 'pg';
 import request from 'supertest';
 import { outboxEvents } from '../factories/conversations';
 import { addMember, registerOrganization, type Registered } from '../factories/identity';
-import { type AppProcess, startApp } from '../utils/app-process';
-import { createTestDatabase, dropTestDatabase, pool } from '../utils/database';
+import type { AppProcess } from '../utils/app-process';
+import { startTestApp, type TestApp } from '../utils/test-app';
 import { connect } from '../utils/sockets';
 import { startWidgetChat } from '../factories/widget-chat';
 
@@ -17,7 +17,7 @@ interface InboxItem {
 
 /** The dashboard's organizing tools: canned responses, labels, inbox views, search. */
 describe('agent API: canned responses, labels, inbox views and search', () => {
-  let databaseUrl: string;
+  let suite: TestApp;
   let app: AppProcess;
   let db: Pool;
   let org: Registered;
@@ -43,19 +43,13 @@ describe('agent API: canned responses, labels, inbox views and search', () => {
     });
 
   beforeAll(async () => {
-    databaseUrl = await createTestDatabase();
-    app = await startApp({ DATABASE_URL: databaseUrl, PUBLIC_URL: 'https://chat.example.test' });
-    db = pool(databaseUrl);
+    ({ app, db } = suite = await startTestApp({ PUBLIC_URL: 'https://chat.example.test' }));
     org = await registerOrganization(app.url, 'Acme');
     other = await registerOrganization(app.url, 'Other');
     agent = await addMember(app.url, org.token, 'agent');
   });
 
-  afterAll(async () => {
-    await db?.end();
-    await app?.stop();
-    await dropTestDatabase(databaseUrl);
-  });
+  afterAll(() => suite?.stop());
 
   it('canned responses: admins write them, every agent reads them, q searches shortcut prefixes', async () => {
     const created = await as(org.token)

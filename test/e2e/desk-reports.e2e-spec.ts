@@ -1,8 +1,13 @@
 import { DateTime } from 'luxon';
 import request from 'supertest';
-import { addMember, registerOrganization, type Registered } from '../factories/identity';
-import { type AppProcess, eventually, startApp } from '../utils/app-process';
-import { createTestDatabase, dropTestDatabase } from '../utils/database';
+import {
+  addMember,
+  createSite,
+  registerOrganization,
+  type Registered,
+} from '../factories/identity';
+import { type AppProcess, eventually } from '../utils/app-process';
+import { startTestApp, type TestApp } from '../utils/test-app';
 import { startWidgetChat } from '../factories/widget-chat';
 
 const MISSED_SECONDS = 4;
@@ -32,7 +37,7 @@ interface Chat {
 
 /** The reports, checked against what the test itself did through the API; and the visitor panel. */
 describe('agent API: reports and the visitor panel', () => {
-  let databaseUrl: string;
+  let suite: TestApp;
   let app: AppProcess;
   let org: Registered;
   let other: Registered;
@@ -92,12 +97,10 @@ describe('agent API: reports and the visitor panel', () => {
   };
 
   beforeAll(async () => {
-    databaseUrl = await createTestDatabase();
-    app = await startApp({
-      DATABASE_URL: databaseUrl,
+    ({ app } = suite = await startTestApp({
       PUBLIC_URL: 'https://chat.example.test',
       MISSED_CHAT_SECONDS: String(MISSED_SECONDS),
-    });
+    }));
     org = await registerOrganization(app.url, 'Acme');
     other = await registerOrganization(app.url, 'Other');
     ada = await addMember(app.url, org.token, 'agent');
@@ -108,12 +111,11 @@ describe('agent API: reports and the visitor panel', () => {
       .set(auth(org.token))
       .send({ timezone: 'Europe/Berlin' })
       .expect(200);
-    const site = await request(app.url)
-      .post('/api/agent/sites')
-      .set(auth(org.token))
-      .send({ name: 'Berlin shop', timezone: 'Europe/Berlin' })
-      .expect(201);
-    berlin = { id: site.body.data.id as number, widget_key: site.body.data.widget_key as string };
+    const site = await createSite(app.url, org.token, {
+      name: 'Berlin shop',
+      timezone: 'Europe/Berlin',
+    });
+    berlin = { id: site.id, widget_key: site.widget_key };
 
     // Ada answers two chats on the first site, Ben one on the Berlin site; one chat is missed.
     const a1 = await startChat(org.site);
@@ -148,10 +150,7 @@ describe('agent API: reports and the visitor panel', () => {
     await startChat(other.site, {}, other.token);
   });
 
-  afterAll(async () => {
-    await app?.stop();
-    await dropTestDatabase(databaseUrl);
-  });
+  afterAll(() => suite?.stop());
 
   const range = () => {
     const to = today();

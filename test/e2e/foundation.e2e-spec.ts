@@ -1,6 +1,6 @@
 import request from 'supertest';
-import { type AppProcess, eventually, startApp } from '../utils/app-process';
-import { createTestDatabase, dropTestDatabase } from '../utils/database';
+import { type AppProcess, eventually } from '../utils/app-process';
+import { startTestApp, type TestApp } from '../utils/test-app';
 
 const ENVELOPE = {
   status: expect.any(Boolean),
@@ -10,22 +10,17 @@ const ENVELOPE = {
 };
 
 describe('foundation: envelope, errors, health, documents', () => {
-  let databaseUrl: string;
+  let suite: TestApp;
   let app: AppProcess;
 
   beforeAll(async () => {
-    databaseUrl = await createTestDatabase();
-    app = await startApp({
-      DATABASE_URL: databaseUrl,
+    ({ app } = suite = await startTestApp({
       BODY_LIMIT: '64kb',
       PUBLIC_URL: 'https://chat.example.test',
-    });
+    }));
   });
 
-  afterAll(async () => {
-    await app?.stop();
-    await dropTestDatabase(databaseUrl);
-  });
+  afterAll(() => suite?.stop());
 
   it('answers liveness in the envelope', async () => {
     const res = await request(app.url).get('/health/live').expect(200);

@@ -1,7 +1,7 @@
 import request from 'supertest';
 import { registerOrganization, type Registered, uniqueEmail } from '../factories/identity';
-import { type AppProcess, startApp } from '../utils/app-process';
-import { createTestDatabase, dropTestDatabase } from '../utils/database';
+import type { AppProcess } from '../utils/app-process';
+import { startTestApp, type TestApp } from '../utils/test-app';
 import {
   buildPlan,
   type Credentials,
@@ -30,7 +30,7 @@ import {
 const REQUEST_BUDGET = Number(process.env.FUZZ_BUDGET) || 1500;
 
 describe('fuzz: every documented operation answers bad input with a 4xx', () => {
-  let databaseUrl: string;
+  let suite: TestApp;
   let app: AppProcess;
   let org: Registered;
   let document: FuzzDocument;
@@ -39,9 +39,7 @@ describe('fuzz: every documented operation answers bad input with a 4xx', () => 
   const agent = (token: string) => ({ Authorization: `Bearer ${token}` });
 
   beforeAll(async () => {
-    databaseUrl = await createTestDatabase();
-    app = await startApp({
-      DATABASE_URL: databaseUrl,
+    ({ app } = suite = await startTestApp({
       // The budgets are not under test here: they would turn most requests into 429s.
       RATE_LIMIT_PER_MINUTE: '1000000',
       SIGNUP_LIMIT_PER_HOUR: '1000000',
@@ -52,7 +50,7 @@ describe('fuzz: every documented operation answers bad input with a 4xx', () => 
       WEBHOOK_ENDPOINTS_MAX: '1000000',
       BOOKINGS_PER_VISITOR_MAX: '1000000',
       WEBHOOK_ALLOW_INSECURE: 'true',
-    });
+    }));
     document = (await request(app.url).get('/api/v1/openapi.json').expect(200))
       .body as FuzzDocument;
     org = await registerOrganization(app.url, 'Fuzz');
@@ -124,10 +122,7 @@ describe('fuzz: every documented operation answers bad input with a 4xx', () => 
     };
   });
 
-  afterAll(async () => {
-    await app?.stop();
-    await dropTestDatabase(databaseUrl);
-  });
+  afterAll(() => suite?.stop());
 
   /** A fresh owner for an operation that could end the session or change who may act. */
   async function freshOwner(): Promise<string> {

@@ -2,20 +2,18 @@ import type { Pool } from 'pg';
 import request from 'supertest';
 import { createConversation } from '../factories/conversations';
 import { createApiKey, registerOrganization, type Registered } from '../factories/identity';
-import { type AppProcess, startApp } from '../utils/app-process';
-import { createTestDatabase, dropTestDatabase, pool } from '../utils/database';
+import type { AppProcess } from '../utils/app-process';
+import { startTestApp, type TestApp } from '../utils/test-app';
 
 describe('public API idempotency keys', () => {
-  let databaseUrl: string;
+  let suite: TestApp;
   let app: AppProcess;
   let db: Pool;
   let org: Registered;
   let key: string;
 
   beforeAll(async () => {
-    databaseUrl = await createTestDatabase();
-    app = await startApp({ DATABASE_URL: databaseUrl, RATE_LIMIT_PER_MINUTE: '100000' });
-    db = pool(databaseUrl);
+    ({ app, db } = suite = await startTestApp({ RATE_LIMIT_PER_MINUTE: '100000' }));
     org = await registerOrganization(app.url);
     ({ key } = await createApiKey(app.url, org.token, [
       'tickets:write',
@@ -24,11 +22,7 @@ describe('public API idempotency keys', () => {
     ]));
   });
 
-  afterAll(async () => {
-    await db?.end();
-    await app?.stop();
-    await dropTestDatabase(databaseUrl);
-  });
+  afterAll(() => suite?.stop());
 
   const post = (path: string, idempotencyKey?: string, apiKey = key) => {
     const req = request(app.url).post(path).set('X-Service-Key', apiKey);

@@ -1,23 +1,23 @@
 import request from 'supertest';
 import { addMember, createApiKey, registerOrganization, uniqueEmail } from '../factories/identity';
 import { type AppProcess, startApp } from '../utils/app-process';
+import { startTestApp, type TestApp } from '../utils/test-app';
 import { createTestDatabase, dropTestDatabase, pool } from '../utils/database';
 
 const auth = (token: string) => ({ Authorization: `Bearer ${token}` });
 
 describe('identity: agents, organizations, team, sites, API keys', () => {
+  let suite: TestApp;
   let databaseUrl: string;
   let app: AppProcess;
 
   beforeAll(async () => {
-    databaseUrl = await createTestDatabase();
-    app = await startApp({ DATABASE_URL: databaseUrl, PUBLIC_URL: 'https://chat.example.test' });
+    ({ app, databaseUrl } = suite = await startTestApp({
+      PUBLIC_URL: 'https://chat.example.test',
+    }));
   });
 
-  afterAll(async () => {
-    await app?.stop();
-    await dropTestDatabase(databaseUrl);
-  });
+  afterAll(() => suite?.stop());
 
   describe('register, login, logout, me', () => {
     it('registers an organization with its owner and a first site, and logs the owner in', async () => {

@@ -2,8 +2,8 @@ import type { Pool } from 'pg';
 import request from 'supertest';
 import { outboxEvents } from '../factories/conversations';
 import { addMember, registerOrganization, type Registered } from '../factories/identity';
-import { type AppProcess, eventually, startApp } from '../utils/app-process';
-import { createTestDatabase, dropTestDatabase, pool } from '../utils/database';
+import { type AppProcess, eventually } from '../utils/app-process';
+import { startTestApp, type TestApp } from '../utils/test-app';
 import { connect, type TestSocket } from '../utils/sockets';
 
 interface Session {
@@ -14,7 +14,7 @@ interface Session {
 }
 
 describe('live chat: widget, inbox and real time', () => {
-  let databaseUrl: string;
+  let suite: TestApp;
   let app: AppProcess;
   let direct: string;
   let db: Pool;
@@ -39,10 +39,7 @@ describe('live chat: widget, inbox and real time', () => {
   const agent = (token = org.token) => ({ Authorization: `Bearer ${token}` });
 
   beforeAll(async () => {
-    databaseUrl = await createTestDatabase();
-    app = await startApp({ DATABASE_URL: databaseUrl, PUBLIC_URL: 'https://chat.example.test' });
-    direct = `http://127.0.0.1:${app.port}`;
-    db = pool(databaseUrl);
+    ({ app, db, direct } = suite = await startTestApp({ PUBLIC_URL: 'https://chat.example.test' }));
     org = await registerOrganization(app.url, 'Acme');
     other = await registerOrganization(app.url, 'Other');
   });
@@ -51,11 +48,7 @@ describe('live chat: widget, inbox and real time', () => {
     for (const socket of sockets.splice(0)) socket.close();
   });
 
-  afterAll(async () => {
-    await db?.end();
-    await app?.stop();
-    await dropTestDatabase(databaseUrl);
-  });
+  afterAll(() => suite?.stop());
 
   it('init makes a visitor, an unlisted open conversation and a session; resuming keeps them', async () => {
     const first = await init({

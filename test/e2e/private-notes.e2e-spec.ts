@@ -2,8 +2,8 @@ import type { Pool } from 'pg';
 import request from 'supertest';
 import { outboxEvents } from '../factories/conversations';
 import { createApiKey, registerOrganization, type Registered } from '../factories/identity';
-import { type AppProcess, startApp } from '../utils/app-process';
-import { createTestDatabase, dropTestDatabase, pool } from '../utils/database';
+import type { AppProcess } from '../utils/app-process';
+import { startTestApp, type TestApp } from '../utils/test-app';
 import { connect, type TestSocket } from '../utils/sockets';
 
 interface Session {
@@ -20,7 +20,7 @@ interface Message {
 }
 
 describe('private notes: agents only', () => {
-  let databaseUrl: string;
+  let suite: TestApp;
   let app: AppProcess;
   let direct: string;
   let db: Pool;
@@ -55,10 +55,7 @@ describe('private notes: agents only', () => {
       .send(body);
 
   beforeAll(async () => {
-    databaseUrl = await createTestDatabase();
-    app = await startApp({ DATABASE_URL: databaseUrl, PUBLIC_URL: 'https://chat.example.test' });
-    direct = `http://127.0.0.1:${app.port}`;
-    db = pool(databaseUrl);
+    ({ app, db, direct } = suite = await startTestApp({ PUBLIC_URL: 'https://chat.example.test' }));
     org = await registerOrganization(app.url, 'Acme');
   });
 
@@ -66,11 +63,7 @@ describe('private notes: agents only', () => {
     for (const socket of sockets.splice(0)) socket.close();
   });
 
-  afterAll(async () => {
-    await db?.end();
-    await app?.stop();
-    await dropTestDatabase(databaseUrl);
-  });
+  afterAll(() => suite?.stop());
 
   it('the visitor never sees a note: not live, not in GET messages, not in sync, not in its unread count', async () => {
     const session = await chat();

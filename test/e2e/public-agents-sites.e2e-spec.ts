@@ -5,18 +5,17 @@ import {
   registerOrganization,
   type Registered,
 } from '../factories/identity';
-import { type AppProcess, startApp } from '../utils/app-process';
-import { createTestDatabase, dropTestDatabase } from '../utils/database';
+import type { AppProcess } from '../utils/app-process';
+import { startTestApp, type TestApp } from '../utils/test-app';
 
 describe('public API: abilities, agents, sites, pagination', () => {
-  let databaseUrl: string;
+  let suite: TestApp;
   let app: AppProcess;
   let org: Registered;
   let allKey: string;
 
   beforeAll(async () => {
-    databaseUrl = await createTestDatabase();
-    app = await startApp({ DATABASE_URL: databaseUrl, PUBLIC_URL: 'https://chat.example.test' });
+    ({ app } = suite = await startTestApp({ PUBLIC_URL: 'https://chat.example.test' }));
     org = await registerOrganization(app.url);
     await addMember(app.url, org.token, 'admin');
     await addMember(app.url, org.token, 'agent');
@@ -24,10 +23,7 @@ describe('public API: abilities, agents, sites, pagination', () => {
     ({ key: allKey } = await createApiKey(app.url, org.token, ['agents:read', 'sites:read']));
   });
 
-  afterAll(async () => {
-    await app?.stop();
-    await dropTestDatabase(databaseUrl);
-  });
+  afterAll(() => suite?.stop());
 
   const get = (path: string, key = allKey) => request(app.url).get(path).set('X-Service-Key', key);
 

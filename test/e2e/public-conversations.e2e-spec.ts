@@ -7,20 +7,18 @@ import {
   registerOrganization,
   type Registered,
 } from '../factories/identity';
-import { type AppProcess, startApp } from '../utils/app-process';
-import { createTestDatabase, dropTestDatabase, pool } from '../utils/database';
+import type { AppProcess } from '../utils/app-process';
+import { startTestApp, type TestApp } from '../utils/test-app';
 
 describe('public API: conversations and messages', () => {
-  let databaseUrl: string;
+  let suite: TestApp;
   let app: AppProcess;
   let db: Pool;
   let org: Registered;
   let key: string;
 
   beforeAll(async () => {
-    databaseUrl = await createTestDatabase();
-    app = await startApp({ DATABASE_URL: databaseUrl, PUBLIC_URL: 'https://chat.example.test' });
-    db = pool(databaseUrl);
+    ({ app, db } = suite = await startTestApp({ PUBLIC_URL: 'https://chat.example.test' }));
     org = await registerOrganization(app.url);
     ({ key } = await createApiKey(app.url, org.token, [
       'conversations:read',
@@ -28,11 +26,7 @@ describe('public API: conversations and messages', () => {
     ]));
   });
 
-  afterAll(async () => {
-    await db?.end();
-    await app?.stop();
-    await dropTestDatabase(databaseUrl);
-  });
+  afterAll(() => suite?.stop());
 
   const seed = (overrides: Partial<Parameters<typeof createConversation>[1]> = {}) =>
     createConversation(db, {

@@ -6,16 +6,18 @@ import { createVisitor, type VisitorRecord } from '../factories/chat';
 import {
   addMember,
   createApiKey,
+  createSite,
   registerOrganization,
   type Registered,
 } from '../factories/identity';
-import { type AppProcess, startApp } from '../utils/app-process';
-import { createTestDatabase, dropTestDatabase, pool } from '../utils/database';
+import type { AppProcess } from '../utils/app-process';
+import { startTestApp, type TestApp } from '../utils/test-app';
 import { ROOT } from '../utils/test-env';
 
 const TICKET_NUMBER = /^TKT-(\d{4})-(\d{6})$/;
 
 describe('public API: visitors and tickets', () => {
+  let suite: TestApp;
   let databaseUrl: string;
   let app: AppProcess;
   let db: Pool;
@@ -31,22 +33,14 @@ describe('public API: visitors and tickets', () => {
   let stranger: VisitorRecord;
 
   beforeAll(async () => {
-    databaseUrl = await createTestDatabase();
-    app = await startApp({
-      DATABASE_URL: databaseUrl,
+    ({ app, db, databaseUrl } = suite = await startTestApp({
       PUBLIC_URL: 'https://chat.example.test',
       // The suite sends far more than 120 requests a minute with one key; the limit has its own tests.
       RATE_LIMIT_PER_MINUTE: '100000',
-    });
-    db = pool(databaseUrl);
+    }));
     org = await registerOrganization(app.url);
     other = await registerOrganization(app.url, 'Other');
-    const site = await request(app.url)
-      .post('/api/agent/sites')
-      .set('Authorization', `Bearer ${org.token}`)
-      .send({ name: 'Shop' })
-      .expect(201);
-    secondSiteId = site.body.data.id as number;
+    secondSiteId = (await createSite(app.url, org.token, { name: 'Shop' })).id;
     const abilities = ['visitors:read', 'tickets:read', 'tickets:write'];
     ({ key } = await createApiKey(app.url, org.token, abilities));
     ({ key: otherKey } = await createApiKey(app.url, other.token, abilities));
@@ -77,11 +71,7 @@ describe('public API: visitors and tickets', () => {
     });
   });
 
-  afterAll(async () => {
-    await db?.end();
-    await app?.stop();
-    await dropTestDatabase(databaseUrl);
-  });
+  afterAll(() => suite?.stop());
 
   const get = (url: string, apiKey = key) => request(app.url).get(url).set('X-Service-Key', apiKey);
   const post = (url: string, body: object, apiKey = key) =>
@@ -369,11 +359,12 @@ describe('public API: visitors and tickets', () => {
       });
       expect(ticket).toMatchObject({ priority: 'urgent', status: 'open', source: 'api' });
       const detail = await get(`/api/v1/tickets/${ticket.id}`).expect(200);
+      // The customer fields are used only when no visitor is linked (the spec): Bob's own stay.
       expect(detail.body.data).toMatchObject({
         site_id: secondSiteId,
         visitor_id: bob.id,
-        customer_name: 'Robert Brown',
-        customer_email: 'robert@example.com',
+        customer_name: 'Bob Brown',
+        customer_email: 'bob_b@shop.test',
       });
     });
 

@@ -3,7 +3,7 @@ import type { Pool } from 'pg';
 import request from 'supertest';
 import { addMember, registerOrganization, type Registered } from '../factories/identity';
 import { type AppProcess, eventually, startApp } from '../utils/app-process';
-import { createTestDatabase, dropTestDatabase, pool } from '../utils/database';
+import { startTestApp, type TestApp } from '../utils/test-app';
 import { connect, type TestSocket } from '../utils/sockets';
 
 const PUBLIC_URL = 'https://chat.example.test';
@@ -15,6 +15,7 @@ const DASHBOARD = 'https://dashboard.example.test';
  * credentials (cookie requests from the dashboard only, password change, scrypt rehash).
  */
 describe('sessions and agent credentials', () => {
+  let suite: TestApp;
   let databaseUrl: string;
   let app: AppProcess;
   let direct: string;
@@ -75,14 +76,10 @@ describe('sessions and agent credentials', () => {
   };
 
   beforeAll(async () => {
-    databaseUrl = await createTestDatabase();
-    app = await startApp({
-      DATABASE_URL: databaseUrl,
+    ({ app, db, direct, databaseUrl } = suite = await startTestApp({
       PUBLIC_URL,
       DASHBOARD_ORIGINS: DASHBOARD,
-    });
-    direct = `http://127.0.0.1:${app.port}`;
-    db = pool(databaseUrl);
+    }));
     org = await registerOrganization(app.url, 'Session Co.');
   });
 
@@ -90,11 +87,7 @@ describe('sessions and agent credentials', () => {
     for (const socket of sockets.splice(0)) socket.close();
   });
 
-  afterAll(async () => {
-    await db?.end();
-    await app?.stop();
-    await dropTestDatabase(databaseUrl);
-  });
+  afterAll(() => suite?.stop());
 
   describe('an agent socket', () => {
     it('closes within a second of the agent leaving the team, and hears nothing more', async () => {

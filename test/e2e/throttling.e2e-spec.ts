@@ -2,8 +2,8 @@ import { randomInt } from 'node:crypto';
 import { DateTime } from 'luxon';
 import request from 'supertest';
 import { type Registered, uniqueEmail } from '../factories/identity';
-import { type AppProcess, startApp } from '../utils/app-process';
-import { createTestDatabase, dropTestDatabase } from '../utils/database';
+import type { AppProcess } from '../utils/app-process';
+import { startTestApp, type TestApp } from '../utils/test-app';
 import { createOwnerDatabase, type OwnerDatabase, shopSettings } from '../utils/owner-database';
 import { type SmtpCapture, startSmtp } from '../utils/smtp';
 import { connect, type TestSocket } from '../utils/sockets';
@@ -24,7 +24,7 @@ const someAddress = () => `203.0.113.${randomInt(1, 255)}`;
  * from an address of its own.
  */
 describe('throttles and caps', () => {
-  let databaseUrl: string;
+  let suite: TestApp;
   let app: AppProcess;
   let direct: string;
   let org: Registered;
@@ -69,9 +69,7 @@ describe('throttles and caps', () => {
   };
 
   beforeAll(async () => {
-    databaseUrl = await createTestDatabase();
-    app = await startApp({
-      DATABASE_URL: databaseUrl,
+    ({ app, direct } = suite = await startTestApp((databaseUrl) => ({
       TRUST_PROXY: 'loopback',
       // The site owner's test database lives on the same server as this service's.
       DATA_LOOKUP_ALLOWED_HOSTS: new URL(databaseUrl).host,
@@ -84,8 +82,7 @@ describe('throttles and caps', () => {
       SOCKET_EVENT_BURST: '3',
       WEBHOOK_ENDPOINTS_MAX: '2',
       BOOKINGS_PER_VISITOR_MAX: '1',
-    });
-    direct = `http://127.0.0.1:${app.port}`;
+    })));
     org = await organization('Throttled Inc.');
   });
 
@@ -93,10 +90,7 @@ describe('throttles and caps', () => {
     for (const socket of sockets.splice(0)) socket.close();
   });
 
-  afterAll(async () => {
-    await app?.stop();
-    await dropTestDatabase(databaseUrl);
-  });
+  afterAll(() => suite?.stop());
 
   it('limits sign-ups per client address (SIGNUP_LIMIT_PER_HOUR)', async () => {
     const from = someAddress();

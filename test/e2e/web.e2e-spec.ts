@@ -1,21 +1,17 @@
 import request from 'supertest';
 import { registerOrganization } from '../factories/identity';
-import { type AppProcess, startApp } from '../utils/app-process';
-import { createTestDatabase, dropTestDatabase } from '../utils/database';
+import type { AppProcess } from '../utils/app-process';
+import { startTestApp, type TestApp } from '../utils/test-app';
 
 describe('browser entry points: loader, chat frame, demo page, dashboard', () => {
-  let databaseUrl: string;
+  let suite: TestApp;
   let app: AppProcess;
 
   beforeAll(async () => {
-    databaseUrl = await createTestDatabase();
-    app = await startApp({ DATABASE_URL: databaseUrl });
+    ({ app } = suite = await startTestApp());
   });
 
-  afterAll(async () => {
-    await app?.stop();
-    await dropTestDatabase(databaseUrl);
-  });
+  afterAll(() => suite?.stop());
 
   it('serves the loader as cacheable JavaScript', async () => {
     const res = await request(app.url).get('/widget.js').expect(200);

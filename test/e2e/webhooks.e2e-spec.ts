@@ -3,7 +3,8 @@ import type { Pool } from 'pg';
 import request from 'supertest';
 import { addMember, registerOrganization, type Registered } from '../factories/identity';
 import { type AppProcess, eventually, startApp } from '../utils/app-process';
-import { createTestDatabase, dropTestDatabase, pool } from '../utils/database';
+import { startTestApp, type TestApp } from '../utils/test-app';
+import { createTestDatabase, dropTestDatabase } from '../utils/database';
 import { type ReceivedWebhook, startReceiver } from '../utils/webhook-receiver';
 
 type Receiver = Awaited<ReturnType<typeof startReceiver>>;
@@ -38,6 +39,7 @@ function verify(hook: ReceivedWebhook, secret: string) {
 }
 
 describe('outgoing webhooks', () => {
+  let suite: TestApp;
   let databaseUrl: string;
   let app: AppProcess;
   let db: Pool;
@@ -75,18 +77,14 @@ describe('outgoing webhooks', () => {
     ).body as { session_token: string; conversation_id: number; visitor_id: number };
 
   beforeAll(async () => {
-    databaseUrl = await createTestDatabase();
-    app = await startApp(env());
-    db = pool(databaseUrl);
+    ({ app, db, databaseUrl } = suite = await startTestApp(env()));
     org = await registerOrganization(app.url, 'Hooked');
     other = await registerOrganization(app.url, 'Elsewhere');
   });
 
   afterAll(async () => {
     for (const r of receivers) await r.close();
-    await db?.end();
-    await app?.stop();
-    await dropTestDatabase(databaseUrl);
+    await suite?.stop();
   });
 
   it('delivers every event, signed, with the documented payload, only to subscribers', async () => {

@@ -2,23 +2,20 @@ import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import request from 'supertest';
 import { registerOrganization } from '../factories/identity';
-import { type AppProcess, startApp } from '../utils/app-process';
-import { createTestDatabase, dropTestDatabase } from '../utils/database';
+import type { AppProcess } from '../utils/app-process';
+import { startTestApp, type TestApp } from '../utils/test-app';
 import { ROOT } from '../utils/test-env';
 
 describe('widget config and the subscription grace period', () => {
+  let suite: TestApp;
   let databaseUrl: string;
   let app: AppProcess;
 
   beforeAll(async () => {
-    databaseUrl = await createTestDatabase();
-    app = await startApp({ DATABASE_URL: databaseUrl, SUBSCRIPTION_GRACE_DAYS: '7' });
+    ({ app, databaseUrl } = suite = await startTestApp({ SUBSCRIPTION_GRACE_DAYS: '7' }));
   });
 
-  afterAll(async () => {
-    await app?.stop();
-    await dropTestDatabase(databaseUrl);
-  });
+  afterAll(() => suite?.stop());
 
   const setSubscription = (organizationId: number, value: string) => {
     const result = spawnSync(

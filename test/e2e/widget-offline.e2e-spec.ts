@@ -2,8 +2,8 @@ import type { Pool } from 'pg';
 import request from 'supertest';
 import { outboxEvents } from '../factories/conversations';
 import { addMember, registerOrganization, type Registered } from '../factories/identity';
-import { type AppProcess, startApp } from '../utils/app-process';
-import { createTestDatabase, dropTestDatabase, pool } from '../utils/database';
+import type { AppProcess } from '../utils/app-process';
+import { startTestApp, type TestApp } from '../utils/test-app';
 import { connect, type TestSocket } from '../utils/sockets';
 
 interface Session {
@@ -18,7 +18,7 @@ interface Session {
 }
 
 describe('widget: offline mode, look and unread count', () => {
-  let databaseUrl: string;
+  let suite: TestApp;
   let app: AppProcess;
   let direct: string;
   let db: Pool;
@@ -42,10 +42,7 @@ describe('widget: offline mode, look and unread count', () => {
     request(app.url).patch('/api/agent/presence').set(bearer(token)).send({ status }).expect(200);
 
   beforeAll(async () => {
-    databaseUrl = await createTestDatabase();
-    app = await startApp({ DATABASE_URL: databaseUrl, PUBLIC_URL: 'https://chat.example.test' });
-    direct = `http://127.0.0.1:${app.port}`;
-    db = pool(databaseUrl);
+    ({ app, db, direct } = suite = await startTestApp({ PUBLIC_URL: 'https://chat.example.test' }));
     org = await registerOrganization(app.url, 'Acme');
   });
 
@@ -53,11 +50,7 @@ describe('widget: offline mode, look and unread count', () => {
     for (const socket of sockets.splice(0)) socket.close();
   });
 
-  afterAll(async () => {
-    await db?.end();
-    await app?.stop();
-    await dropTestDatabase(databaseUrl);
-  });
+  afterAll(() => suite?.stop());
 
   describe('offline mode', () => {
     it('init says whether an agent is online, and the widget hears each change', async () => {

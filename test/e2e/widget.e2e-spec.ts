@@ -5,8 +5,8 @@ import type { Pool } from 'pg';
 import request from 'supertest';
 import { outboxEvents } from '../factories/conversations';
 import { registerOrganization, type Registered } from '../factories/identity';
-import { type AppProcess, eventually, startApp } from '../utils/app-process';
-import { createTestDatabase, dropTestDatabase, pool } from '../utils/database';
+import { type AppProcess, eventually } from '../utils/app-process';
+import { startTestApp, type TestApp } from '../utils/test-app';
 import { connect, type TestSocket } from '../utils/sockets';
 import { ROOT } from '../utils/test-env';
 
@@ -24,6 +24,7 @@ const DAY = 24 * 60 * 60 * 1000;
  * pre-chat form, every way its credentials are refused, missed chats and widget tickets.
  */
 describe('widget API', () => {
+  let suite: TestApp;
   let databaseUrl: string;
   const secretsKey = randomBytes(32);
   let app: AppProcess;
@@ -71,15 +72,11 @@ describe('widget API', () => {
     request(app.url).post('/api/widget/messages').set(bearer(session)).send({ body });
 
   beforeAll(async () => {
-    databaseUrl = await createTestDatabase();
-    app = await startApp({
-      DATABASE_URL: databaseUrl,
+    ({ app, db, direct, databaseUrl } = suite = await startTestApp({
       SECRETS_KEY: secretsKey.toString('hex'),
       MISSED_CHAT_SECONDS: '1',
       SUBSCRIPTION_GRACE_DAYS: '7',
-    });
-    direct = `http://127.0.0.1:${app.port}`;
-    db = pool(databaseUrl);
+    }));
     org = await registerOrganization(app.url, 'Acme');
   });
 
@@ -87,11 +84,7 @@ describe('widget API', () => {
     for (const socket of sockets.splice(0)) socket.close();
   });
 
-  afterAll(async () => {
-    await db?.end();
-    await app?.stop();
-    await dropTestDatabase(databaseUrl);
-  });
+  afterAll(() => suite?.stop());
 
   describe('origins', () => {
     let shop: Registered;

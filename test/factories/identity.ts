@@ -55,3 +55,17 @@ export async function createApiKey(
     .expect(201);
   return { id: res.body.data.id as number, key: res.body.plain_text_key as string };
 }
+
+/** Adds a site to the agent's organization (`POST /api/agent/sites`); `body` adds to its name. */
+export async function createSite(
+  baseUrl: string,
+  agentToken: string,
+  body: Record<string, unknown> = {},
+): Promise<{ id: number; widget_key: string; timezone: string }> {
+  const res = await request(baseUrl)
+    .post('/api/agent/sites')
+    .set('Authorization', `Bearer ${agentToken}`)
+    .send({ name: 'Shop', ...body })
+    .expect(201);
+  return res.body.data as { id: number; widget_key: string; timezone: string };
+}

@@ -103,4 +103,9 @@ describe('toFieldErrors', () => {
     expect(errors.body).toEqual(['Body must be shorter than or equal to 5 characters.']);
     expect(errors['filters.txn'][0]).toMatch(/^Txn must be a string\.$/);
   });
+
+  it('says a missing field is required instead of quoting its other rules', () => {
+    const errors = toFieldErrors(validateSync(Object.assign(new Body(), { agent_user_id: 1 })));
+    expect(errors.body).toEqual(['The body field is required.']);
+  });
 });

@@ -70,7 +70,8 @@ export function createValidationPipe(): ValidationPipe {
     forbidNonWhitelisted: false,
     transform: true,
     transformOptions: { enableImplicitConversion: false },
-    validationError: { target: false, value: false },
+    // The value tells a missing field from a wrong one; it never reaches the answer.
+    validationError: { target: false, value: true },
     exceptionFactory: validationException,
   });
 }

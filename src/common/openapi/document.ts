@@ -1,6 +1,6 @@
 import type { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, type OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
-import { VERSION } from '../../modules/health/health.service';
+import { VERSION } from '../../config/version';
 
 /**
  * The OpenAPI document of every route. It carries no server address, so the committed copy is the

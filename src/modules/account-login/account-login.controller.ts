@@ -3,7 +3,7 @@ import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CurrentVisitor, Widget } from '../../common/auth/auth.decorators';
 import type { VisitorPrincipal } from '../../common/auth/auth.types';
 import { ApiErrors } from '../../common/openapi/api-errors.decorator';
-import { WidgetVisitorBodyDto } from '../widget/widget.dto';
+import { WidgetVisitorBodyDto } from '../../common/dto/widget-visitor.dto';
 import {
   AccountLoginBodyDto,
   AccountLoginResponseDto,

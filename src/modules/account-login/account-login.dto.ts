@@ -15,7 +15,7 @@ import {
   ValidateNested,
 } from 'class-validator';
 import { EnvelopeDto } from '../../common/openapi/envelope.dto';
-import { VisitorProfileDto, WidgetVisitorBodyDto } from '../widget/widget.dto';
+import { VisitorProfileDto, WidgetVisitorBodyDto } from '../../common/dto/widget-visitor.dto';
 
 export class AccountLoginBodyDto extends WidgetVisitorBodyDto {
   @ApiProperty({

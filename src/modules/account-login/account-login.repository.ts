@@ -42,13 +42,9 @@ const CODE_COLUMNS =
 export class AccountLoginRepository {
   constructor(private readonly dataSource: DataSource) {}
 
-  async login(
-    organizationId: string,
-    visitorId: string,
-    manager: EntityManager | DataSource = this.dataSource,
-  ): Promise<AccountLoginRow | undefined> {
+  async login(organizationId: string, visitorId: string): Promise<AccountLoginRow | undefined> {
     const rows = await sql<AccountLoginRow>(
-      manager,
+      this.dataSource,
       `SELECT ${LOGIN_COLUMNS} FROM visitor_account_logins
        WHERE organization_id = $1 AND visitor_id = $2 AND expires_at > now()`,
       [organizationId, visitorId],

@@ -1,14 +1,7 @@
-import { InjectQueue } from '@nestjs/bullmq';
-import { Inject, Injectable, Logger } from '@nestjs/common';
-import type { Queue } from 'bullmq';
+import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import type { VisitorPrincipal } from '../../common/auth/auth.types';
-import { SecretBoxService } from '../../common/crypto/secret-box.service';
 import { AppError } from '../../common/errors/app-error';
-import { RATE_LIMIT_STORE, type RateLimitStore } from '../../common/rate-limit/rate-limit.store';
-import { rateLimited } from '../../common/rate-limit/rate-limited';
-import { AppConfig } from '../../config/app-config';
-import { type LoginCodeMailJob, QueueName } from '../../queue/queue-names';
 import {
   DataLookupService,
   type OwnerAccount,
@@ -19,27 +12,17 @@ import { OrganizationsService } from '../organizations/organizations.service';
 import { SitesService } from '../sites/sites.service';
 import { withDefaults } from '../sites/widget-settings';
 import { VisitorsService } from '../visitors/visitors.service';
-import { type AccountLoginState, toVisitorProfile } from '../widget/visitor-profile';
+import { type AccountLoginState, toVisitorProfile } from '../visitors/visitor-profile';
 import {
   type AccountLoginRow,
   AccountLoginRepository,
   type LoginMethod,
 } from './account-login.repository';
-import {
-  CODE_LIFETIME_MINUTES,
-  CODES_PER_ACCOUNT_HOUR,
-  CODES_PER_VISITOR_HOUR,
-  codeMatches,
-  hashCode,
-  MAX_WRONG_TRIES,
-  newCode,
-  newSalt,
-} from './login-codes';
+import { LoginCodeService } from './login-code.service';
 import { followUps, REPLIES } from './login-replies';
 
 /** How long a login lasts; the widget asks the visitor to log in again after that. */
 export const LOGIN_LIFETIME_SECONDS = 24 * 60 * 60;
-const HOUR_MS = 60 * 60 * 1000;
 
 /**
  * Visitors logging in to the site owner's account table: by identifier alone, by a mailed
@@ -48,19 +31,14 @@ const HOUR_MS = 60 * 60 * 1000;
  */
 @Injectable()
 export class AccountLoginService {
-  private readonly logger = new Logger('account-login');
-
   constructor(
     private readonly repository: AccountLoginRepository,
     private readonly dataLookup: DataLookupService,
     private readonly organizations: OrganizationsService,
     private readonly sites: SitesService,
     private readonly visitors: VisitorsService,
-    private readonly secrets: SecretBoxService,
+    private readonly codes: LoginCodeService,
     private readonly dataSource: DataSource,
-    @InjectQueue(QueueName.LoginCodeMail) private readonly mailQueue: Queue<LoginCodeMailJob>,
-    private readonly config: AppConfig,
-    @Inject(RATE_LIMIT_STORE) private readonly limits: RateLimitStore,
   ) {}
 
   /**
@@ -132,7 +110,7 @@ export class AccountLoginService {
       return this.loggedIn(visitor, lookup, login, account, { otp_required: false });
     }
 
-    await this.issueCode(visitor, lookup, typed, account);
+    await this.codes.issue(visitor, lookup, typed, account);
     // The same answer whether or not an account matched: the widget cannot probe for accounts.
     return this.answer(visitor, {
       success: true,
@@ -144,31 +122,7 @@ export class AccountLoginService {
   /** `POST /widget/account-login/verify-otp`. */
   async verify(visitor: VisitorPrincipal, otp: string) {
     const lookup = await this.loginLookup(visitor);
-    const outcome = await this.dataSource.transaction(async (manager) => {
-      await this.repository.lockVisitorCodes(manager, visitor.visitorId);
-      const code = await this.repository.lockCurrentCode(
-        manager,
-        visitor.organizationId,
-        visitor.visitorId,
-      );
-      if (!code || code.expired || code.account_source !== accountSource(lookup.settings.account)) {
-        return { reply: REPLIES.noCode };
-      }
-      if (code.account_key === null || !codeMatches(code.code_salt, code.code_hash, otp)) {
-        const tries = await this.repository.recordWrongTry(
-          manager,
-          visitor.organizationId,
-          code.id,
-          MAX_WRONG_TRIES,
-        );
-        return {
-          reply:
-            tries >= MAX_WRONG_TRIES ? REPLIES.burned : REPLIES.wrongCode(MAX_WRONG_TRIES - tries),
-        };
-      }
-      await this.repository.markUsed(manager, visitor.organizationId, code.id);
-      return { code: { accountKey: code.account_key, identifier: code.identifier } };
-    });
+    const outcome = await this.codes.check(visitor, lookup, otp);
     if (!outcome.code) {
       return this.answer(visitor, { success: false, reply_body: outcome.reply });
     }
@@ -248,90 +202,5 @@ export class AccountLoginService {
       follow_up_replies: [],
       visitor_profile: await this.profile(visitor, login),
     };
-  }
-
-  /**
-   * A new code for the visitor (earlier ones stop working), mailed through the queue. Five an
-   * hour per visitor (then 429). An identifier that names no account, or an account without an
-   * email or past its own hourly limit, gets a decoy code that matches nothing and mails nothing,
-   * so it counts and answers exactly like a real one.
-   */
-  private async issueCode(
-    visitor: VisitorPrincipal,
-    lookup: SiteLookup,
-    identifier: string,
-    account: OwnerAccount | undefined,
-  ): Promise<void> {
-    // Per recipient (the identifier typed, so the answer is the same whether or not it names an
-    // account) and per site: OTP_MAIL_LIMIT_PER_HOUR, and 50 times that for the whole site.
-    const perHour = this.config.env.OTP_MAIL_LIMIT_PER_HOUR;
-    await rateLimited(
-      this.limits,
-      `otp-mail:to:${visitor.siteId}:${identifier.trim().toLowerCase()}`,
-      perHour,
-      HOUR_MS,
-    );
-    await rateLimited(this.limits, `otp-mail:site:${visitor.siteId}`, perHour * 50, HOUR_MS);
-    const code = newCode();
-    const salt = newSalt();
-    const source = accountSource(lookup.settings.account);
-    const issued = await this.dataSource.transaction(async (manager) => {
-      await this.repository.lockVisitorCodes(manager, visitor.visitorId);
-      const recent = await this.repository.recentCodeTimes(manager, visitor.visitorId);
-      if (recent.length >= CODES_PER_VISITOR_HOUR) {
-        const retryAfter = Math.max(
-          1,
-          Math.ceil(
-            (new Date(recent[recent.length - CODES_PER_VISITOR_HOUR]).getTime() +
-              HOUR_MS -
-              Date.now()) /
-              1000,
-          ),
-        );
-        throw new AppError('rate_limited', 'Too Many Attempts.', undefined, {
-          'Retry-After': String(retryAfter),
-        });
-      }
-      let mailTo = account?.email ?? null;
-      if (account && mailTo) {
-        const sent = await this.repository.recentAccountCodes(manager, visitor.siteId, account.key);
-        if (sent >= CODES_PER_ACCOUNT_HOUR) {
-          this.logger.warn({
-            msg: 'login codes for an account past the hourly limit',
-            siteId: visitor.siteId,
-          });
-          mailTo = null;
-        }
-      }
-      await this.repository.burnCodes(manager, visitor.organizationId, visitor.visitorId);
-      const row = await this.repository.insertCode(manager, visitor.organizationId, {
-        siteId: visitor.siteId,
-        visitor_id: visitor.visitorId,
-        account_key: mailTo ? (account?.key ?? null) : null,
-        account_source: source,
-        identifier,
-        code_salt: salt,
-        code_hash: hashCode(salt, code),
-        lifetimeSeconds: CODE_LIFETIME_MINUTES * 60,
-      });
-      return mailTo ? { id: row.id, to: mailTo } : undefined;
-    });
-    if (!issued) return;
-    await this.mailQueue.add(
-      'login-code',
-      {
-        codeId: issued.id,
-        to: issued.to,
-        name: account?.name ?? null,
-        sealedCode: this.secrets.seal(code),
-      },
-      {
-        jobId: `login-code-${issued.id}`,
-        attempts: 3,
-        backoff: { type: 'exponential', delay: 2000 },
-        removeOnComplete: true,
-        removeOnFail: 1000,
-      },
-    );
   }
 }

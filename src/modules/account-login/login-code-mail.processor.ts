@@ -1,26 +1,21 @@
-import { Processor, WorkerHost } from '@nestjs/bullmq';
-import type { BeforeApplicationShutdown } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import type { Job } from 'bullmq';
 import { SecretBoxService } from '../../common/crypto/secret-box.service';
 import { type LoginCodeMailJob, QueueName } from '../../queue/queue-names';
+import { type JobProcessor, QueueWorker } from '../../queue/queue-worker';
 import { AccountLoginRepository } from './account-login.repository';
 import { CODE_LIFETIME_MINUTES } from './login-codes';
 import { LoginCodeMailer } from './login-code-mailer';
 
 /** Mails login codes; a code used, replaced or expired before its turn is not sent. */
-@Processor(QueueName.LoginCodeMail, { concurrency: 8 })
-export class LoginCodeMailProcessor extends WorkerHost implements BeforeApplicationShutdown {
+@Injectable()
+@QueueWorker(QueueName.LoginCodeMail, { concurrency: 8 })
+export class LoginCodeMailProcessor implements JobProcessor<LoginCodeMailJob> {
   constructor(
     private readonly repository: AccountLoginRepository,
     private readonly mailer: LoginCodeMailer,
     private readonly secrets: SecretBoxService,
-  ) {
-    super();
-  }
-
-  async beforeApplicationShutdown(): Promise<void> {
-    await this.worker.close();
-  }
+  ) {}
 
   async process(job: Job<LoginCodeMailJob>): Promise<void> {
     if (!(await this.repository.codeUsable(job.data.codeId))) return;

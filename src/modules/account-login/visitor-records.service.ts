@@ -57,7 +57,9 @@ export class VisitorRecordsService implements OnModuleInit {
   ) {}
 
   onModuleInit(): void {
-    this.outbox.subscribe('message.received', (event) => this.answerKeywords(event));
+    this.outbox.subscribe('message.received', 'VisitorRecordsService', (event) =>
+      this.answerKeywords(event),
+    );
   }
 
   /** `POST /widget/filter-records/search`. */
@@ -130,12 +132,9 @@ export class VisitorRecordsService implements OnModuleInit {
    * A logged-in visitor's message holding a rule's keyword gets the rule's first page as a bot
    * message. Runs from the outbox (at least once): a claim per message makes it answer once.
    */
-  private async answerKeywords(event: DomainEventRecord): Promise<void> {
-    const payload = event.payload as {
-      conversation_id?: number;
-      message?: { id?: number; body?: string };
-    };
-    if (!event.organizationId || !payload.conversation_id || !payload.message?.id) return;
+  private async answerKeywords(event: DomainEventRecord<'message.received'>): Promise<void> {
+    const { payload } = event;
+    if (!event.organizationId) return;
     const organizationId = event.organizationId;
     if (!planIncludes((await this.organizations.get(organizationId)).plan, 'data_lookup')) return;
     const conversation = await this.conversations
@@ -143,7 +142,7 @@ export class VisitorRecordsService implements OnModuleInit {
       .catch(() => undefined);
     if (!conversation) return;
     const lookup = await this.dataLookup.find(organizationId, conversation.site_id);
-    const rule = lookup && matchRule(lookup.settings.rules, payload.message.body ?? '');
+    const rule = lookup && matchRule(lookup.settings.rules, payload.message.body);
     if (!lookup || !rule) return;
     const visitor: VisitorPrincipal = {
       organizationId,

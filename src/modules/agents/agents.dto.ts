@@ -9,6 +9,7 @@ import {
   MinLength,
 } from 'class-validator';
 import { ROLES, type Role } from '../../common/auth/auth.types';
+import { PageMetaDto } from '../../common/http/pagination';
 import { EnvelopeDto } from '../../common/openapi/envelope.dto';
 import type { UserRow } from './agents.repository';
 
@@ -75,6 +76,6 @@ export class AgentResponseDto extends EnvelopeDto {
   @ApiProperty({ type: AgentDto }) data!: AgentDto;
 }
 
-export class AgentListResponseDto extends EnvelopeDto {
+export class AgentListResponseDto extends PageMetaDto {
   @ApiProperty({ type: [AgentDto] }) data!: AgentDto[];
 }

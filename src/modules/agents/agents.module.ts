@@ -1,4 +1,6 @@
 import { Module } from '@nestjs/common';
+import { RealtimeModule } from '../realtime/realtime.module';
+import { OutboxModule } from '../outbox/outbox.module';
 import { AgentsRepository } from './agents.repository';
 import { AgentsService } from './agents.service';
 import { PresenceController } from './presence.controller';
@@ -6,6 +8,7 @@ import { PublicAgentsController } from './public-agents.controller';
 import { TeamController } from './team.controller';
 
 @Module({
+  imports: [OutboxModule, RealtimeModule],
   controllers: [TeamController, PublicAgentsController, PresenceController],
   providers: [AgentsRepository, AgentsService],
   exports: [AgentsService],

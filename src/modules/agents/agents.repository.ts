@@ -48,30 +48,25 @@ export class AgentsRepository {
   }
 
   async find(
+    manager: EntityManager,
     organizationId: string,
     userId: string,
-    manager?: EntityManager,
   ): Promise<UserRow | undefined> {
     const rows = await sql<UserRow>(
-      manager ?? this.dataSource,
+      manager,
       `SELECT ${COLUMNS} FROM users WHERE organization_id = $1 AND id = $2 AND removed_at IS NULL`,
       [organizationId, userId],
     );
     return rows[0];
   }
 
-  async list(organizationId: string): Promise<UserRow[]> {
-    return sql(
-      this.dataSource,
-      `SELECT ${COLUMNS} FROM users WHERE organization_id = $1 AND removed_at IS NULL ORDER BY id`,
-      [organizationId],
-    );
-  }
-
-  /** A page of members, newest first, optionally of one role; with the total for that filter. */
+  /**
+   * A page of members, optionally of one role; with the total for that filter. Newest first
+   * (the public API) unless `oldestFirst` (the team settings list the owner first).
+   */
   async page(
     organizationId: string,
-    filter: { role?: Role },
+    filter: { role?: Role; oldestFirst?: boolean },
     page: { perPage: number; offset: number },
   ): Promise<{ rows: UserRow[]; total: number }> {
     return pageOf<UserRow>(
@@ -81,7 +76,7 @@ export class AgentsRepository {
         from: 'users',
         where: `organization_id = $1 AND removed_at IS NULL AND ($2::text IS NULL OR role = $2)`,
         parameters: [organizationId, filter.role ?? null],
-        orderBy: 'id DESC',
+        orderBy: filter.oldestFirst ? 'id' : 'id DESC',
       },
       page,
     );
@@ -148,13 +143,13 @@ export class AgentsRepository {
 
   /** Sets the agent's presence and when it was last seen; also answers the status before. */
   async setPresence(
+    manager: EntityManager,
     organizationId: string,
     userId: string,
     status: 'online' | 'away' | 'offline',
-    manager?: EntityManager,
   ): Promise<{ status: string; last_seen_at: Date; previous: string } | undefined> {
     const rows = await sql<{ status: string; last_seen_at: Date; previous: string }>(
-      manager ?? this.dataSource,
+      manager,
       `UPDATE users u SET status = $3, last_seen_at = now()
        FROM (SELECT id, status FROM users WHERE id = $2 FOR UPDATE) p
        WHERE u.organization_id = $1 AND u.id = $2 AND p.id = u.id AND u.removed_at IS NULL

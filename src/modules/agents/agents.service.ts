@@ -5,6 +5,7 @@ import { hashPassword, needsRehash } from '../../common/crypto/secrets';
 import { AppError } from '../../common/errors/app-error';
 import { AppConfig } from '../../config/app-config';
 import { OutboxService } from '../outbox/outbox.service';
+import { agentEvents } from './agent-events';
 import { RealtimeService } from '../realtime/realtime.service';
 import { AgentsRepository, type UserRow } from './agents.repository';
 
@@ -81,14 +82,14 @@ export class AgentsService {
   }
 
   async get(organizationId: string, userId: string): Promise<UserRow> {
-    const user = await this.agents.find(organizationId, userId);
+    const user = await this.agents.find(this.dataSource.manager, organizationId, userId);
     if (!user) throw AppError.notFound();
     return user;
   }
 
   /** The user if it is an active member of the organization, else undefined. */
   findMember(organizationId: string, userId: string): Promise<UserRow | undefined> {
-    return this.agents.find(organizationId, userId);
+    return this.agents.find(this.dataSource.manager, organizationId, userId);
   }
 
   /**
@@ -102,7 +103,11 @@ export class AgentsService {
     keyCreatorId: string | null,
   ): Promise<UserRow> {
     if (agentUserId !== undefined) {
-      const user = await this.agents.find(organizationId, String(agentUserId));
+      const user = await this.agents.find(
+        this.dataSource.manager,
+        organizationId,
+        String(agentUserId),
+      );
       if (!user)
         throw AppError.invalid(
           'agent_user_id',
@@ -110,7 +115,9 @@ export class AgentsService {
         );
       return user;
     }
-    const creator = keyCreatorId ? await this.agents.find(organizationId, keyCreatorId) : undefined;
+    const creator = keyCreatorId
+      ? await this.agents.find(this.dataSource.manager, organizationId, keyCreatorId)
+      : undefined;
     if (!creator) {
       throw AppError.invalid(
         'agent_user_id',
@@ -120,11 +127,11 @@ export class AgentsService {
     return creator;
   }
 
-  list(organizationId: string): Promise<UserRow[]> {
-    return this.agents.list(organizationId);
-  }
-
-  page(organizationId: string, filter: { role?: Role }, page: { perPage: number; offset: number }) {
+  page(
+    organizationId: string,
+    filter: { role?: Role; oldestFirst?: boolean },
+    page: { perPage: number; offset: number },
+  ) {
     return this.agents.page(organizationId, filter, page);
   }
 
@@ -148,7 +155,7 @@ export class AgentsService {
     let roleChanged = false;
     const updated = await this.dataSource.transaction(async (manager) => {
       const owners = await this.agents.lockOwners(manager, actor.organizationId);
-      const target = await this.agents.find(actor.organizationId, userId, manager);
+      const target = await this.agents.find(manager, actor.organizationId, userId);
       if (!target) throw AppError.notFound();
       if (changes.role && changes.role !== target.role) {
         roleChanged = true;
@@ -171,7 +178,7 @@ export class AgentsService {
   async remove(actor: AgentPrincipal, userId: string): Promise<void> {
     await this.dataSource.transaction(async (manager) => {
       const owners = await this.agents.lockOwners(manager, actor.organizationId);
-      const target = await this.agents.find(actor.organizationId, userId, manager);
+      const target = await this.agents.find(manager, actor.organizationId, userId);
       if (!target) throw AppError.notFound();
       if (target.role === 'owner') {
         if (actor.role !== 'owner') throw AppError.forbidden('Only an owner can remove an owner.');
@@ -190,14 +197,10 @@ export class AgentsService {
    */
   async setPresence(organizationId: string, userId: string, status: 'online' | 'away' | 'offline') {
     const presence = await this.dataSource.transaction(async (manager) => {
-      const row = await this.agents.setPresence(organizationId, userId, status, manager);
+      const row = await this.agents.setPresence(manager, organizationId, userId, status);
       if (row && row.status === 'online' && row.previous !== 'online') {
         // Internal (no webhook): automatic assignment offers the waiting chats again.
-        await this.outbox.publish(manager, {
-          type: 'agent.online',
-          organizationId,
-          payload: { organization_id: Number(organizationId), agent_id: Number(userId) },
-        });
+        await this.outbox.publish(manager, agentEvents.online(organizationId, userId));
       }
       return row;
     });

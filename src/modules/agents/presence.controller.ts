@@ -1,28 +1,10 @@
 import { Body, Controller, Patch } from '@nestjs/common';
-import { ApiOkResponse, ApiOperation, ApiProperty, ApiTags } from '@nestjs/swagger';
-import { IsIn } from 'class-validator';
+import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Agent, CurrentAgent } from '../../common/auth/auth.decorators';
 import type { AgentPrincipal } from '../../common/auth/auth.types';
 import { ApiErrors } from '../../common/openapi/api-errors.decorator';
-import { EnvelopeDto } from '../../common/openapi/envelope.dto';
 import { AgentsService } from './agents.service';
-
-const PRESENCE = ['online', 'away', 'offline'] as const;
-
-class PresenceDto {
-  @ApiProperty({ enum: PRESENCE })
-  @IsIn(PRESENCE)
-  status!: (typeof PRESENCE)[number];
-}
-
-class PresenceStateDto {
-  @ApiProperty({ enum: PRESENCE }) status!: string;
-  @ApiProperty({ format: 'date-time' }) last_seen_at!: string;
-}
-
-class PresenceResponseDto extends EnvelopeDto {
-  @ApiProperty({ type: PresenceStateDto }) data!: PresenceStateDto;
-}
+import { PresenceDto, PresenceResponseDto } from './presence.dto';
 
 @ApiTags('agent: inbox')
 @Controller('api/agent/presence')

@@ -1,11 +1,13 @@
-import { Body, Controller, Delete, Get, HttpCode, Patch, Post } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Patch, Post, Query } from '@nestjs/common';
 import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Agent, CurrentAgent } from '../../common/auth/auth.decorators';
 import type { AgentPrincipal } from '../../common/auth/auth.types';
 import { IdParam } from '../../common/http/id-param';
+import { ListLink, PageQueryDto, pageRequest, paginate } from '../../common/http/pagination';
 import { ResponseMessage } from '../../common/http/response-message.decorator';
 import { ApiErrors } from '../../common/openapi/api-errors.decorator';
 import { EnvelopeDto } from '../../common/openapi/envelope.dto';
+import { AppConfig } from '../../config/app-config';
 import {
   AgentListResponseDto,
   AgentResponseDto,
@@ -15,17 +17,30 @@ import {
 } from './agents.dto';
 import { AgentsService } from './agents.service';
 
+type Link = { path: string; query: Record<string, unknown> };
+
 @ApiTags('agent: team')
 @Agent({ role: 'admin' })
 @Controller('api/agent/team')
 export class TeamController {
-  constructor(private readonly agents: AgentsService) {}
+  constructor(
+    private readonly agents: AgentsService,
+    private readonly config: AppConfig,
+  ) {}
 
   @Get()
-  @ApiOperation({ summary: 'List the members of the organization' })
+  @ApiOperation({ summary: 'List the members of the organization, oldest first' })
   @ApiOkResponse({ type: AgentListResponseDto })
-  async list(@CurrentAgent() actor: AgentPrincipal) {
-    return { data: (await this.agents.list(actor.organizationId)).map(toAgentDto) };
+  @ApiErrors(422)
+  async list(
+    @CurrentAgent() actor: AgentPrincipal,
+    @Query() query: PageQueryDto,
+    @ListLink() link: Link,
+  ) {
+    const page = pageRequest(query);
+    const filter = { oldestFirst: true };
+    const { rows, total } = await this.agents.page(actor.organizationId, filter, page);
+    return paginate(rows.map(toAgentDto), total, page, this.config.publicUrl, link);
   }
 
   @Post()

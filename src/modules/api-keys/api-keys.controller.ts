@@ -1,11 +1,13 @@
-import { Body, Controller, Delete, Get, HttpCode, Post } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Post, Query } from '@nestjs/common';
 import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Agent, CurrentAgent } from '../../common/auth/auth.decorators';
 import type { AgentPrincipal } from '../../common/auth/auth.types';
 import { ApiIdParam, IdParam } from '../../common/http/id-param';
+import { ListLink, PageQueryDto, pageRequest, paginate } from '../../common/http/pagination';
 import { ResponseMessage } from '../../common/http/response-message.decorator';
 import { ApiErrors } from '../../common/openapi/api-errors.decorator';
 import { EnvelopeDto } from '../../common/openapi/envelope.dto';
+import { AppConfig } from '../../config/app-config';
 import {
   ApiKeyCreatedResponseDto,
   ApiKeyListResponseDto,
@@ -14,17 +16,31 @@ import {
 } from './api-keys.dto';
 import { ApiKeysService } from './api-keys.service';
 
+type Link = { path: string; query: Record<string, unknown> };
+
 @ApiTags('agent: api keys')
 @Agent({ role: 'admin' })
 @Controller('api/agent/api-keys')
 export class ApiKeysController {
-  constructor(private readonly keys: ApiKeysService) {}
+  constructor(
+    private readonly keys: ApiKeysService,
+    private readonly config: AppConfig,
+  ) {}
 
   @Get()
-  @ApiOperation({ summary: 'List active API keys (never the key itself, only its prefix)' })
+  @ApiOperation({
+    summary: 'List active API keys, newest first (never the key itself, only its prefix)',
+  })
   @ApiOkResponse({ type: ApiKeyListResponseDto })
-  async list(@CurrentAgent() agent: AgentPrincipal) {
-    return { data: (await this.keys.list(agent.organizationId)).map(toApiKeyDto) };
+  @ApiErrors(422)
+  async list(
+    @CurrentAgent() agent: AgentPrincipal,
+    @Query() query: PageQueryDto,
+    @ListLink() link: Link,
+  ) {
+    const page = pageRequest(query);
+    const { rows, total } = await this.keys.page(agent.organizationId, page);
+    return paginate(rows.map(toApiKeyDto), total, page, this.config.publicUrl, link);
   }
 
   @Post()

@@ -9,6 +9,7 @@ import {
   MaxLength,
 } from 'class-validator';
 import { ABILITIES, type Ability } from '../../common/auth/auth.types';
+import { PageMetaDto } from '../../common/http/pagination';
 import { EnvelopeDto } from '../../common/openapi/envelope.dto';
 import type { ApiKeyRow } from './api-keys.repository';
 
@@ -48,7 +49,7 @@ export function toApiKeyDto(key: ApiKeyRow): ApiKeyDto {
   };
 }
 
-export class ApiKeyListResponseDto extends EnvelopeDto {
+export class ApiKeyListResponseDto extends PageMetaDto {
   @ApiProperty({ type: [ApiKeyDto] }) data!: ApiKeyDto[];
 }
 

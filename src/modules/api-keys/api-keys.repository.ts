@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { sql } from '../../database/sql';
+import { pageOf, sql } from '../../database/sql';
 import { DataSource } from 'typeorm';
 import type { Ability } from '../../common/auth/auth.types';
 
@@ -41,11 +41,21 @@ export class ApiKeysRepository {
     return rows[0];
   }
 
-  async listActive(organizationId: string): Promise<ApiKeyRow[]> {
-    return sql(
+  /** A page of the keys not revoked, newest first, with their total. */
+  pageActive(
+    organizationId: string,
+    page: { perPage: number; offset: number },
+  ): Promise<{ rows: ApiKeyRow[]; total: number }> {
+    return pageOf<ApiKeyRow>(
       this.dataSource,
-      `SELECT ${COLUMNS} FROM api_keys WHERE organization_id = $1 AND revoked_at IS NULL ORDER BY id DESC`,
-      [organizationId],
+      {
+        columns: COLUMNS,
+        from: 'api_keys',
+        where: 'organization_id = $1 AND revoked_at IS NULL',
+        parameters: [organizationId],
+        orderBy: 'id DESC',
+      },
+      page,
     );
   }
 

@@ -36,8 +36,8 @@ export class ApiKeysService {
     return { key, plainText };
   }
 
-  list(organizationId: string): Promise<ApiKeyRow[]> {
-    return this.keys.listActive(organizationId);
+  page(organizationId: string, page: { perPage: number; offset: number }) {
+    return this.keys.pageActive(organizationId, page);
   }
 
   async revoke(actor: AgentPrincipal, keyId: string): Promise<void> {

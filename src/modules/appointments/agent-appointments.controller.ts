@@ -18,8 +18,8 @@ import {
   AppointmentPageDto,
   AppointmentQueryDto,
   SiteQueryDto,
-  toAgentAppointment,
   UpdateAppointmentDto,
+  toAgentAppointment,
 } from './appointments.dto';
 import { AppointmentsService } from './appointments.service';
 

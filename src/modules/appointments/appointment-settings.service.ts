@@ -59,7 +59,10 @@ export class AppointmentSettingsService {
 
   async get(organizationId: string, siteId?: string): Promise<SiteSettings> {
     const site = await this.site(organizationId, siteId);
-    return { site, settings: await this.appointments.settings(organizationId, site.id) };
+    return {
+      site,
+      settings: await this.appointments.settings(this.dataSource.manager, organizationId, site.id),
+    };
   }
 
   /** Applies a validated change on the locked settings row, so concurrent changes both land. */
@@ -70,7 +73,7 @@ export class AppointmentSettingsService {
   ): Promise<SiteSettings> {
     const site = await this.site(organizationId, siteId);
     const settings = await this.dataSource.transaction(async (manager) => {
-      const current = await this.appointments.settings(organizationId, site.id, manager);
+      const current = await this.appointments.settings(manager, organizationId, site.id);
       return this.appointments.updateSettings(manager, organizationId, site.id, {
         enabled: input.enabled,
         duration_minutes: input.duration_minutes,

@@ -1,112 +1,26 @@
-import { applyDecorators } from '@nestjs/common';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { Transform } from 'class-transformer';
-import {
-  IsIn,
-  IsInt,
-  IsOptional,
-  IsString,
-  isEmail,
-  Max,
-  MaxLength,
-  Min,
-  registerDecorator,
-  ValidateIf,
-} from 'class-validator';
-import { DateTime } from 'luxon';
-import { PageMetaDto, PageQueryDto, QueryInt } from '../../common/http/pagination';
+import { IsIn, IsOptional, IsString, MaxLength, ValidateIf } from 'class-validator';
+import { PageMetaDto, PageQueryDto } from '../../common/http/pagination';
 import { EnvelopeDto } from '../../common/openapi/envelope.dto';
-import { WidgetVisitorBodyDto } from '../widget/widget.dto';
+import { WidgetVisitorBodyDto } from '../../common/dto/widget-visitor.dto';
 import {
   APPOINTMENT_STATUSES,
   type AppointmentRow,
   type AppointmentStatus,
 } from './appointments.repository';
-import { formatAppointment, isoWithOffset, localDate, type Slot } from './availability';
+import { DateTime } from 'luxon';
+import { formatAppointment, isoWithOffset, type Slot } from './availability';
 
-const INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/;
-
-/** A calendar date `YYYY-MM-DD` (a real one: no 30 February). */
-export const IsLocalDate = () => (target: object, propertyName: string) =>
-  registerDecorator({
-    name: 'isLocalDate',
-    target: target.constructor,
-    propertyName,
-    options: { message: `${propertyName} must be a date in the form YYYY-MM-DD` },
-    validator: {
-      validate: (value: unknown) => typeof value === 'string' && !!localDate(value, 'UTC'),
-    },
-  });
-
-/** An ISO 8601 date and time with an offset (`Z` or `+02:00`). */
-const IsInstantWithOffset = () => (target: object, propertyName: string) =>
-  registerDecorator({
-    name: 'isInstantWithOffset',
-    target: target.constructor,
-    propertyName,
-    options: {
-      message: `${propertyName} must be an ISO 8601 date and time with an offset, such as 2027-03-29T09:00:00+02:00`,
-    },
-    validator: {
-      validate: (value: unknown) =>
-        typeof value === 'string' &&
-        INSTANT.test(value) &&
-        DateTime.fromISO(value, { setZone: true }).isValid,
-    },
-  });
-
-/** A blank string counts as left out (a widget form sends its empty fields). */
-const BlankIsOmitted = () =>
-  Transform(({ value }: { value: unknown }) =>
-    typeof value === 'string' && value.trim() === '' ? undefined : value,
-  );
-
-/**
- * One of two contact fields of which at least one is required: validated when given or when the
- * other is missing, with one sentence per problem.
- */
-const ContactField = (other: string, problem: (value: unknown) => string | undefined) =>
-  applyDecorators(
-    BlankIsOmitted(),
-    ValidateIf(
-      (object: Record<string, unknown>, value: unknown) =>
-        value !== undefined || object[other] === undefined,
-    ),
-    (target: object, propertyName: string | symbol) =>
-      registerDecorator({
-        name: 'contactField',
-        target: target.constructor,
-        propertyName: String(propertyName),
-        validator: {
-          validate: (value: unknown) => value !== undefined && problem(value) === undefined,
-          defaultMessage: (args) =>
-            args?.value === undefined
-              ? `The ${String(propertyName)} field is required when ${other} is not present.`
-              : `${String(propertyName)} ${problem(args.value)}`,
-        },
-      }),
-  );
-
-const textProblem = (value: unknown) =>
-  typeof value !== 'string'
-    ? 'must be a string'
-    : value.length > 255
-      ? 'must be shorter than or equal to 255 characters'
-      : undefined;
-
-const emailProblem = (value: unknown) =>
-  textProblem(value) ?? (isEmail(value) ? undefined : 'must be an email');
-
-const OptionalText = (maxLength: number, description: string, example: string) =>
-  applyDecorators(
-    ApiPropertyOptional({ maxLength, description, example }),
-    BlankIsOmitted(),
-    IsOptional(),
-    IsString(),
-    MaxLength(maxLength),
-  );
-
-const PositiveInt = () => applyDecorators(IsInt(), Min(1), Max(Number.MAX_SAFE_INTEGER));
+import {
+  ContactField,
+  IsInstantWithOffset,
+  IsLocalDate,
+  OptionalText,
+  PositiveInt,
+  SiteIdQuery,
+  emailProblem,
+  textProblem,
+} from './appointment-fields';
 
 // ---- widget requests -------------------------------------------------------------------------
 
@@ -181,20 +95,6 @@ export class BookAppointmentDto extends WidgetVisitorBodyDto {
 }
 
 // ---- agent requests --------------------------------------------------------------------------
-
-/** The `site_id` query of the agent endpoints: settings and appointments are per site. */
-const SiteIdQuery = () =>
-  applyDecorators(
-    ApiPropertyOptional({
-      type: 'integer',
-      minimum: 1,
-      description:
-        "A site of the organization (404 otherwise); default the organization's first site",
-    }),
-    IsOptional(),
-    QueryInt(),
-    PositiveInt(),
-  );
 
 export class SiteQueryDto {
   @SiteIdQuery()
@@ -324,7 +224,7 @@ export class AppointmentChangeResponseDto extends EnvelopeDto {
   @ApiProperty({ type: AppointmentChangeDto }) data!: AppointmentChangeDto;
 }
 
-// ---- mappers ---------------------------------------------------------------------------------
+// ---- mappers: rows and slots as the widget and the agents see them, in the site's zone -------
 
 const numberOrNull = (value: string | null): number | null =>
   value === null ? null : Number(value);

@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { RealtimeModule } from '../realtime/realtime.module';
 import { MessagesModule } from '../messages/messages.module';
 import { OrganizationsModule } from '../organizations/organizations.module';
 import { AgentAppointmentsController } from './agent-appointments.controller';
@@ -11,7 +12,7 @@ import { WidgetAppointmentsController } from './widget-appointments.controller';
 
 /** Booking rules per site, availability and booking from the widget, the agents' list. */
 @Module({
-  imports: [MessagesModule, OrganizationsModule],
+  imports: [MessagesModule, OrganizationsModule, RealtimeModule],
   controllers: [WidgetAppointmentsController, AgentAppointmentsController],
   providers: [
     AppointmentsRepository,

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
-import { pageOf, sql, type SqlExecutor } from '../../database/sql';
+import { pageOf, sql } from '../../database/sql';
 import type { BlockedRange } from './availability';
 import type { WorkingHours } from './working-hours';
 
@@ -94,26 +94,26 @@ export class AppointmentsRepository {
 
   /**
    * The site's settings, made with the schema's defaults on first use (sites are created
-   * elsewhere, so their settings row comes when appointments first need it). With a manager the
-   * row stays locked until the transaction ends.
+   * elsewhere, so their settings row comes when appointments first need it). Inside a
+   * transaction the row stays locked until the transaction ends.
    */
   async settings(
+    manager: EntityManager,
     organizationId: string,
     siteId: string,
-    manager?: EntityManager,
   ): Promise<SettingsRow> {
-    const executor: SqlExecutor = manager ?? this.dataSource;
+    const lock = manager.queryRunner?.isTransactionActive ? 'FOR UPDATE' : '';
     const read = () =>
       sql<SettingsRow>(
-        executor,
+        manager,
         `SELECT ${SETTINGS_COLUMNS} FROM appointment_settings
-         WHERE organization_id = $1 AND site_id = $2 ${manager ? 'FOR UPDATE' : ''}`,
+         WHERE organization_id = $1 AND site_id = $2 ${lock}`,
         [organizationId, siteId],
       );
     const [found] = await read();
     if (found) return found;
     await sql(
-      executor,
+      manager,
       `INSERT INTO appointment_settings (organization_id, site_id) VALUES ($1, $2)
        ON CONFLICT (site_id) DO NOTHING`,
       [organizationId, siteId],
@@ -146,13 +146,13 @@ export class AppointmentsRepository {
 
   /** The blocked ranges (time plus buffer) of the site's live appointments touching a window. */
   blocked(
-    executor: SqlExecutor,
+    manager: EntityManager,
     siteId: string,
     window: { from: Date; to: Date },
   ): Promise<BlockedRange[]> {
     // The same expression and predicate as the exclusion constraint, so its index serves this.
     return sql<BlockedRange>(
-      executor,
+      manager,
       `SELECT scheduled_at AS start, blocked_until AS "end" FROM appointments
        WHERE site_id = $1 AND status <> 'cancelled'
          AND tstzrange(scheduled_at, blocked_until) && tstzrange($2, $3)`,

@@ -62,7 +62,11 @@ export class BookingService {
     if (!day) {
       throw AppError.invalid('date', 'The date must be a real date in the form YYYY-MM-DD.');
     }
-    const blocked = await this.appointments.blocked(this.dataSource, site.id, dayWindow(day));
+    const blocked = await this.appointments.blocked(
+      this.dataSource.manager,
+      site.id,
+      dayWindow(day),
+    );
     const rules = bookingRules(settings);
     const now = this.clock.now();
     return {

@@ -1,5 +1,6 @@
 import { Injectable, type OnModuleInit } from '@nestjs/common';
 import { conversationUpdate } from '../conversations/chat-pushes';
+import { conversationEvents } from '../conversations/conversation-events';
 import { OutboxService } from '../outbox/outbox.service';
 import { RealtimeService } from '../realtime/realtime.service';
 import { AssignmentRepository } from './assignment.repository';
@@ -18,17 +19,14 @@ export class AssignmentService implements OnModuleInit {
   ) {}
 
   onModuleInit(): void {
-    this.outbox.subscribe('conversation.started', async (event) => {
+    this.outbox.subscribe('conversation.started', 'AssignmentService', async (event) => {
       if (!event.organizationId) return;
-      const conversation = event.payload.conversation as { id: number };
-      await this.assign(event.organizationId, [String(conversation.id)]);
+      await this.assign(event.organizationId, [String(event.payload.conversation.id)]);
     });
     // Capacity freed up, or an agent came online: the waiting, unassigned chats are offered again.
-    for (const type of ['chat.closed', 'agent.online']) {
-      this.outbox.subscribe(type, async (event) => {
-        if (event.organizationId) await this.assign(event.organizationId);
-      });
-    }
+    this.outbox.subscribe(['chat.closed', 'agent.online'], 'AssignmentService', async (event) => {
+      if (event.organizationId) await this.assign(event.organizationId);
+    });
   }
 
   private async assign(organizationId: string, conversationIds?: string[]): Promise<void> {
@@ -37,18 +35,16 @@ export class AssignmentService implements OnModuleInit {
       conversationIds,
       (manager, chat) =>
         // The internal event a manual assignment also records (not one of the webhook events).
-        this.outbox.publish(manager, {
-          type: 'conversation.assigned',
-          organizationId,
-          payload: {
-            organization_id: Number(organizationId),
-            conversation_id: Number(chat.conversationId),
-            site_id: Number(chat.siteId),
-            assigned_agent_id: Number(chat.agentId),
-            previous_agent_id: null,
-            auto: true,
-          },
-        }),
+        this.outbox.publish(
+          manager,
+          conversationEvents.assigned(
+            organizationId,
+            { id: chat.conversationId, site_id: chat.siteId },
+            chat.agentId,
+            null,
+            { auto: true },
+          ),
+        ),
     );
     for (const chat of assigned) {
       this.realtime.toOrganization(

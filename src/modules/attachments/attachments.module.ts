@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { IdempotencyModule } from '../idempotency/idempotency.module';
 import {
   AttachmentDownloadsController,
   AttachmentUploadsController,
@@ -9,6 +10,7 @@ import { AttachmentsService } from './attachments.service';
 import { AttachmentUploadInterceptor } from './upload.interceptor';
 
 @Module({
+  imports: [IdempotencyModule],
   controllers: [AttachmentUploadsController, AttachmentDownloadsController],
   providers: [
     AttachmentsRepository,

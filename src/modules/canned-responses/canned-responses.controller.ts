@@ -3,9 +3,11 @@ import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestj
 import { Agent, CurrentAgent } from '../../common/auth/auth.decorators';
 import type { AgentPrincipal } from '../../common/auth/auth.types';
 import { ApiIdParam, IdParam } from '../../common/http/id-param';
+import { ListLink, pageRequest, paginate } from '../../common/http/pagination';
 import { ResponseMessage } from '../../common/http/response-message.decorator';
 import { ApiErrors } from '../../common/openapi/api-errors.decorator';
 import { EnvelopeDto } from '../../common/openapi/envelope.dto';
+import { AppConfig } from '../../config/app-config';
 import {
   CannedResponseListDto,
   CannedResponseQueryDto,
@@ -16,21 +18,30 @@ import {
 } from './canned-responses.dto';
 import { CannedResponsesService } from './canned-responses.service';
 
+type Link = { path: string; query: Record<string, unknown> };
+
 /** Every agent reads them; owners and admins write them (as in Chatwoot). */
 @ApiTags('agent: canned responses')
 @Controller('api/agent/canned-responses')
 export class CannedResponsesController {
-  constructor(private readonly canned: CannedResponsesService) {}
+  constructor(
+    private readonly canned: CannedResponsesService,
+    private readonly config: AppConfig,
+  ) {}
 
   @Get()
   @Agent()
   @ApiOperation({ summary: "List the organization's canned responses by shortcut" })
   @ApiOkResponse({ type: CannedResponseListDto })
   @ApiErrors(422)
-  async list(@CurrentAgent() agent: AgentPrincipal, @Query() query: CannedResponseQueryDto) {
-    return {
-      data: (await this.canned.list(agent.organizationId, query.q)).map(toCannedResponseDto),
-    };
+  async list(
+    @CurrentAgent() agent: AgentPrincipal,
+    @Query() query: CannedResponseQueryDto,
+    @ListLink() link: Link,
+  ) {
+    const page = pageRequest(query);
+    const { rows, total } = await this.canned.page(agent.organizationId, query.q, page);
+    return paginate(rows.map(toCannedResponseDto), total, page, this.config.publicUrl, link);
   }
 
   @Post()

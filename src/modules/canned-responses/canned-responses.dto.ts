@@ -1,5 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsNotEmpty, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
+import { PageMetaDto, PageQueryDto } from '../../common/http/pagination';
 import { EnvelopeDto } from '../../common/openapi/envelope.dto';
 import type { CannedResponseRow } from './canned-responses.repository';
 
@@ -8,7 +9,7 @@ const SHORTCUT = /^[a-z0-9][a-z0-9_-]{0,49}$/;
 const SHORTCUT_MESSAGE =
   'The shortcut may only contain lower-case letters, digits, dashes and underscores (at most 50).';
 
-export class CannedResponseQueryDto {
+export class CannedResponseQueryDto extends PageQueryDto {
   @ApiPropertyOptional({ description: 'Only shortcuts starting with this text', maxLength: 50 })
   @IsOptional()
   @IsString()
@@ -64,8 +65,8 @@ export function toCannedResponseDto(row: CannedResponseRow): CannedResponseDto {
   };
 }
 
-export class CannedResponseListDto extends EnvelopeDto {
-  @ApiProperty({ type: [CannedResponseDto], description: 'By shortcut (at most 500)' })
+export class CannedResponseListDto extends PageMetaDto {
+  @ApiProperty({ type: [CannedResponseDto], description: 'By shortcut' })
   data!: CannedResponseDto[];
 }
 

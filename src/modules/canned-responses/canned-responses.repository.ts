@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { escapeLike, sql } from '../../database/sql';
+import { escapeLike, pageOf, sql } from '../../database/sql';
 
 export interface CannedResponseRow {
   id: string;
@@ -17,14 +17,22 @@ const COLUMNS = 'id, shortcut, body, created_by_user_id, created_at, updated_at'
 export class CannedResponsesRepository {
   constructor(private readonly dataSource: DataSource) {}
 
-  /** By shortcut; `prefix` keeps those starting with it (canned_responses_shortcut_key). */
-  list(organizationId: string, prefix?: string): Promise<CannedResponseRow[]> {
-    return sql<CannedResponseRow>(
+  /** A page by shortcut; `prefix` keeps those starting with it (canned_responses_shortcut_key). */
+  page(
+    organizationId: string,
+    prefix: string | undefined,
+    page: { perPage: number; offset: number },
+  ): Promise<{ rows: CannedResponseRow[]; total: number }> {
+    return pageOf<CannedResponseRow>(
       this.dataSource,
-      `SELECT ${COLUMNS} FROM canned_responses
-       WHERE organization_id = $1 AND ($2::text IS NULL OR shortcut LIKE $2 || '%')
-       ORDER BY shortcut LIMIT 500`,
-      [organizationId, prefix === undefined ? null : escapeLike(prefix)],
+      {
+        columns: COLUMNS,
+        from: 'canned_responses',
+        where: `organization_id = $1 AND ($2::text IS NULL OR shortcut LIKE $2 || '%')`,
+        parameters: [organizationId, prefix === undefined ? null : escapeLike(prefix)],
+        orderBy: 'shortcut',
+      },
+      page,
     );
   }
 

@@ -10,8 +10,13 @@ const TAKEN = 'Another canned response already uses this shortcut.';
 export class CannedResponsesService {
   constructor(private readonly repository: CannedResponsesRepository) {}
 
-  list(organizationId: string, prefix?: string): Promise<CannedResponseRow[]> {
-    return this.repository.list(organizationId, prefix?.toLowerCase());
+  /** By shortcut; `prefix` keeps those starting with it (canned_responses_shortcut_key). */
+  page(
+    organizationId: string,
+    prefix: string | undefined,
+    page: { perPage: number; offset: number },
+  ) {
+    return this.repository.page(organizationId, prefix?.toLowerCase(), page);
   }
 
   async create(

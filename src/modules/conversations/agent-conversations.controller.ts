@@ -30,7 +30,8 @@ import {
   toConversationDetail,
   toConversationDto,
 } from './conversations.dto';
-import { type Actor, ConversationsService } from './conversations.service';
+import { type Actor, AgentChatService } from './agent-chat.service';
+import { ConversationsService } from './conversations.service';
 import { InboxService } from './inbox.service';
 
 type Link = { path: string; query: Record<string, unknown> };
@@ -47,6 +48,7 @@ const actor = (agent: AgentPrincipal): Actor => ({
 export class AgentConversationsController {
   constructor(
     private readonly conversations: ConversationsService,
+    private readonly chat: AgentChatService,
     private readonly config: AppConfig,
     private readonly inbox: InboxService,
   ) {}
@@ -160,7 +162,7 @@ export class AgentConversationsController {
     @Body() body: AgentReplyDto,
   ) {
     const message = toMessageDto(
-      await this.conversations.reply(actor(agent), id, {
+      await this.chat.reply(actor(agent), id, {
         body: body.body,
         attachmentIds: body.attachment_ids,
         uploader: { type: 'agent', id: agent.userId },
@@ -187,7 +189,7 @@ export class AgentConversationsController {
     @Body() body: AssignDto,
   ) {
     return {
-      data: toConversationDto(await this.conversations.assign(actor(agent), id, body.agent_id)),
+      data: toConversationDto(await this.chat.assign(actor(agent), id, body.agent_id)),
     };
   }
 
@@ -202,7 +204,7 @@ export class AgentConversationsController {
   @ApiErrors(404)
   @ResponseMessage('Conversation closed.')
   async close(@CurrentAgent() agent: AgentPrincipal, @IdParam('conversation') id: string) {
-    const closed = await this.conversations.close(actor(agent), id);
+    const closed = await this.chat.close(actor(agent), id);
     return {
       data: {
         id: Number(closed.id),

@@ -1,35 +1,49 @@
-import { type DynamicModule, Module } from '@nestjs/common';
+import { Module } from '@nestjs/common';
 import { AgentsModule } from '../agents/agents.module';
+import { AuthModule } from '../auth/auth.module';
+import { IdempotencyModule } from '../idempotency/idempotency.module';
 import { MessagesModule } from '../messages/messages.module';
+import { OutboxModule } from '../outbox/outbox.module';
+import { RealtimeModule } from '../realtime/realtime.module';
+import { AgentChatService } from './agent-chat.service';
 import { AgentConversationsController } from './agent-conversations.controller';
+import { AgentGateway } from './agent.gateway';
 import { ConversationsRepository } from './conversations.repository';
 import { ConversationsService } from './conversations.service';
 import { InboxRepository } from './inbox.repository';
 import { InboxService } from './inbox.service';
 import { MissedChatsProcessor } from './missed-chats.processor';
 import { MissedChatsScheduler } from './missed-chats.scheduler';
+import { OpenConversationsRepository } from './open-conversations.repository';
 import { PublicConversationsController } from './public-conversations.controller';
 import { VisitorChatService } from './visitor-chat.service';
 
-/** Conversations and their lifecycle; the missed-chat worker runs where workers run. */
-@Module({})
-export class ConversationsModule {
-  static forRoot(options: { workers: boolean }): DynamicModule {
-    return {
-      module: ConversationsModule,
-      global: true,
-      imports: [AgentsModule, MessagesModule],
-      controllers: [PublicConversationsController, AgentConversationsController],
-      providers: [
-        ConversationsRepository,
-        InboxRepository,
-        InboxService,
-        ConversationsService,
-        VisitorChatService,
-        MissedChatsScheduler,
-        ...(options.workers ? [MissedChatsProcessor] : []),
-      ],
-      exports: [ConversationsService, VisitorChatService],
-    };
-  }
-}
+/**
+ * Conversations and their lifecycle, the agents' live channel (`/agent`) and the missed-chat
+ * worker (run where workers run: QueueWorkers).
+ */
+@Module({
+  imports: [
+    AgentsModule,
+    AuthModule,
+    IdempotencyModule,
+    MessagesModule,
+    OutboxModule,
+    RealtimeModule,
+  ],
+  controllers: [PublicConversationsController, AgentConversationsController],
+  providers: [
+    ConversationsRepository,
+    OpenConversationsRepository,
+    InboxRepository,
+    InboxService,
+    ConversationsService,
+    AgentChatService,
+    VisitorChatService,
+    MissedChatsScheduler,
+    MissedChatsProcessor,
+    AgentGateway,
+  ],
+  exports: [ConversationsService, VisitorChatService],
+})
+export class ConversationsModule {}

@@ -139,75 +139,6 @@ export class ConversationsRepository {
     return rows[0].closed_at;
   }
 
-  /** The visitor's conversation that is not closed (started or not), locked for the transaction. */
-  async lockOpenFor(
-    manager: EntityManager,
-    organizationId: string,
-    visitorId: string,
-  ): Promise<OpenConversationRow | undefined> {
-    const rows = await sql<OpenConversationRow>(
-      manager,
-      `SELECT id, site_id, visitor_id, status, started_at FROM conversations
-       WHERE organization_id = $1 AND visitor_id = $2 AND status <> 'closed' FOR UPDATE`,
-      [organizationId, visitorId],
-    );
-    return rows[0];
-  }
-
-  /**
-   * The visitor's open conversation, made (unstarted, so unlisted) when there is none. The unique
-   * index on open conversations per visitor turns a concurrent second insert into a no-op.
-   */
-  async ensureOpen(
-    manager: EntityManager,
-    organizationId: string,
-    siteId: string,
-    visitorId: string,
-    locale: string | null,
-  ): Promise<string> {
-    const inserted = await sql<{ id: string }>(
-      manager,
-      `INSERT INTO conversations (organization_id, site_id, visitor_id, locale) VALUES ($1, $2, $3, $4)
-       ON CONFLICT (visitor_id) WHERE status <> 'closed' DO NOTHING RETURNING id`,
-      [organizationId, siteId, visitorId, locale],
-    );
-    if (inserted[0]) return inserted[0].id;
-    const open = await sql<{ id: string }>(
-      manager,
-      `SELECT id FROM conversations WHERE organization_id = $1 AND visitor_id = $2 AND status <> 'closed'`,
-      [organizationId, visitorId],
-    );
-    return open[0].id;
-  }
-
-  /** The first message starts the conversation: listed from now on, waiting for an agent. */
-  async start(
-    manager: EntityManager,
-    organizationId: string,
-    conversationId: string,
-  ): Promise<Date> {
-    const rows = await sql<{ started_at: Date }>(
-      manager,
-      `UPDATE conversations SET started_at = now(), status = 'waiting', last_message_at = now(),
-         updated_at = now() WHERE organization_id = $2 AND id = $1 RETURNING started_at`,
-      [conversationId, organizationId],
-    );
-    return rows[0].started_at;
-  }
-
-  async recordVisitorMessage(
-    manager: EntityManager,
-    organizationId: string,
-    conversationId: string,
-  ): Promise<void> {
-    await sql(
-      manager,
-      `UPDATE conversations SET last_message_at = now(), updated_at = now()
-       WHERE organization_id = $2 AND id = $1`,
-      [conversationId, organizationId],
-    );
-  }
-
   /** One of the visitor's started conversations, or the latest when `conversationId` is absent. */
   async findForVisitor(
     organizationId: string,
@@ -224,6 +155,20 @@ export class ConversationsRepository {
       [organizationId, visitorId, conversationId ?? null],
     );
     return rows[0];
+  }
+
+  /** The status of one of the visitor's conversations, started or not (`init` returns one unstarted). */
+  async statusForVisitor(
+    organizationId: string,
+    visitorId: string,
+    conversationId: string,
+  ): Promise<ConversationStatus | undefined> {
+    const rows = await sql<{ status: ConversationStatus }>(
+      this.dataSource,
+      `SELECT status FROM conversations WHERE organization_id = $1 AND visitor_id = $2 AND id = $3`,
+      [organizationId, visitorId, conversationId],
+    );
+    return rows[0]?.status;
   }
 
   /** Assigns the chat; a waiting or missed chat becomes active (DESIGN section 5). */
@@ -296,14 +241,6 @@ export class ConversationsRepository {
       [conversationId, rating, comment, organizationId],
     );
   }
-}
-
-export interface OpenConversationRow {
-  id: string;
-  site_id: string;
-  visitor_id: string;
-  status: ConversationStatus;
-  started_at: Date | null;
 }
 
 export interface VisitorConversationRow {

@@ -25,8 +25,8 @@ export class MissedChatsScheduler implements OnModuleInit {
   ) {}
 
   onModuleInit(): void {
-    this.outbox.subscribe('conversation.started', async (event) => {
-      const conversation = event.payload.conversation as { id: number };
+    this.outbox.subscribe('conversation.started', 'MissedChatsScheduler', async (event) => {
+      const { conversation } = event.payload;
       await this.queue.add(
         'missed',
         { organizationId: String(event.organizationId), conversationId: String(conversation.id) },

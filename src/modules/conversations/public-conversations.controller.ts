@@ -21,6 +21,7 @@ import {
   toConversationDetail,
   toConversationDto,
 } from './conversations.dto';
+import { AgentChatService } from './agent-chat.service';
 import { ConversationsService } from './conversations.service';
 
 type Link = { path: string; query: Record<string, unknown> };
@@ -30,6 +31,7 @@ type Link = { path: string; query: Record<string, unknown> };
 export class PublicConversationsController {
   constructor(
     private readonly conversations: ConversationsService,
+    private readonly chat: AgentChatService,
     private readonly config: AppConfig,
   ) {}
 
@@ -104,7 +106,7 @@ export class PublicConversationsController {
     @Body() body: SendMessageDto,
   ) {
     const message = toMessageDto(
-      await this.conversations.reply(
+      await this.chat.reply(
         {
           organizationId: key.organizationId,
           agentUserId: body.agent_user_id,
@@ -137,7 +139,7 @@ export class PublicConversationsController {
     @IdParam('conversation') id: string,
     @Body() body: CloseConversationDto,
   ) {
-    const closed = await this.conversations.close(
+    const closed = await this.chat.close(
       {
         organizationId: key.organizationId,
         agentUserId: body.agent_user_id,

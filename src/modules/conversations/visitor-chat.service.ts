@@ -10,7 +10,9 @@ import { MessagesService } from '../messages/messages.service';
 import { OutboxService } from '../outbox/outbox.service';
 import { RealtimeService } from '../realtime/realtime.service';
 import { ConversationsRepository, type ConversationStatus } from './conversations.repository';
+import { OpenConversationsRepository } from './open-conversations.repository';
 import { conversationUpdate, messagePush } from './chat-pushes';
+import { conversationEvents } from './conversation-events';
 
 /** How many messages one catch-up answer carries at most; the client asks again from the last. */
 export const CATCH_UP_LIMIT = 200;
@@ -24,6 +26,7 @@ export const CATCH_UP_LIMIT = 200;
 export class VisitorChatService {
   constructor(
     private readonly conversations: ConversationsRepository,
+    private readonly openConversations: OpenConversationsRepository,
     private readonly messages: MessagesService,
     private readonly outbox: OutboxService,
     private readonly realtime: RealtimeService,
@@ -38,7 +41,7 @@ export class VisitorChatService {
     visitor: VisitorPrincipal,
     locale: string | null,
   ): Promise<string> {
-    return this.conversations.ensureOpen(
+    return this.openConversations.ensureOpen(
       manager,
       visitor.organizationId,
       visitor.siteId,
@@ -48,8 +51,9 @@ export class VisitorChatService {
   }
 
   /**
-   * A visitor message (text and/or attachments the visitor uploaded). The first one starts the open conversation (`conversation.started`); after
-   * a close the visitor's next message opens a new conversation (DESIGN section 5). At most
+   * A visitor message (text and/or attachments the visitor uploaded). The first one starts the
+   * open conversation (`conversation.started`); after a close the visitor's next message opens a
+   * new conversation (DESIGN section 5). At most
    * VISITOR_MESSAGE_LIMIT_PER_MINUTE per visitor, over HTTP and the socket together (429).
    */
   async send(
@@ -64,38 +68,23 @@ export class VisitorChatService {
     );
     const organizationId = visitor.organizationId;
     const result = await this.dataSource.transaction(async (manager) => {
-      let open = await this.conversations.lockOpenFor(manager, organizationId, visitor.visitorId);
-      if (!open) {
-        await this.ensureOpen(manager, visitor, null);
-        open = await this.conversations.lockOpenFor(manager, organizationId, visitor.visitorId);
-        if (!open) throw new Error('the open conversation vanished inside its transaction');
-      }
+      const open = await this.openConversations.lockOrMake(
+        manager,
+        organizationId,
+        visitor.siteId,
+        visitor.visitorId,
+      );
       const started = !open.started_at;
       if (started) {
-        await this.conversations.start(manager, organizationId, open.id);
+        await this.openConversations.start(manager, organizationId, open.id);
         const conversation = await this.conversations.find(organizationId, open.id, manager);
         if (!conversation) throw new Error('a started conversation is not visible');
-        await this.outbox.publish(manager, {
-          type: 'conversation.started',
-          organizationId,
-          payload: {
-            organization_id: Number(organizationId),
-            conversation: {
-              id: Number(conversation.id),
-              site_id: Number(conversation.site_id),
-              visitor_id: Number(conversation.visitor_id),
-              status: conversation.status,
-              started_at: new Date(conversation.started_at).toISOString(),
-            },
-            visitor: {
-              id: Number(conversation.visitor_id),
-              name: conversation.visitor_name,
-              email: conversation.visitor_email,
-            },
-          },
-        });
+        await this.outbox.publish(
+          manager,
+          conversationEvents.started(organizationId, conversation),
+        );
       } else {
-        await this.conversations.recordVisitorMessage(manager, organizationId, open.id);
+        await this.openConversations.recordVisitorMessage(manager, organizationId, open.id);
       }
       const message = await this.messages.create(manager, organizationId, {
         conversationId: open.id,
@@ -106,21 +95,10 @@ export class VisitorChatService {
           ? { uploader: { type: 'visitor', id: visitor.visitorId }, ids: content.attachmentIds }
           : undefined,
       });
-      await this.outbox.publish(manager, {
-        type: 'message.received',
-        organizationId,
-        payload: {
-          organization_id: Number(organizationId),
-          conversation_id: Number(open.id),
-          site_id: Number(open.site_id),
-          message: {
-            id: Number(message.id),
-            body: message.body,
-            type: message.type,
-            attachments: message.attachments,
-          },
-        },
-      });
+      await this.outbox.publish(
+        manager,
+        conversationEvents.messageReceived(organizationId, open, message),
+      );
       return { conversationId: open.id, message, started, status: open.status };
     });
     const push = {
@@ -140,17 +118,18 @@ export class VisitorChatService {
   }
 
   /**
-   * The visitor's conversation, which must be open: 404 when it is not the visitor's (or not
-   * started), 409 once it is closed. Data-lookup pages and row actions answer inside one.
+   * The visitor's conversation, which must be open (the one `init` returned counts before the
+   * first message): 404 when it is not the visitor's, 409 once it is closed. Data-lookup pages
+   * and row actions answer inside one.
    */
   async requireOpen(visitor: VisitorPrincipal, conversationId: string): Promise<void> {
-    const conversation = await this.conversations.findForVisitor(
+    const status = await this.conversations.statusForVisitor(
       visitor.organizationId,
       visitor.visitorId,
       conversationId,
     );
-    if (!conversation) throw AppError.notFound();
-    if (conversation.status === 'closed') throw AppError.conflict('The conversation is closed.');
+    if (!status) throw AppError.notFound();
+    if (status === 'closed') throw AppError.conflict('The conversation is closed.');
   }
 
   /**
@@ -213,24 +192,21 @@ export class VisitorChatService {
   ): Promise<{ id: string; status: ConversationStatus; closedAt: Date }> {
     const organizationId = visitor.organizationId;
     const result = await this.dataSource.transaction(async (manager) => {
-      const open = await this.conversations.lockOpenFor(manager, organizationId, visitor.visitorId);
+      const open = await this.openConversations.lockOpenFor(
+        manager,
+        organizationId,
+        visitor.visitorId,
+      );
       if (!open?.started_at) {
         const latest = await this.conversations.findForVisitor(organizationId, visitor.visitorId);
         if (!latest?.closed_at) throw AppError.notFound();
         return { id: latest.id, status: latest.status, closedAt: latest.closed_at, closed: false };
       }
       const closedAt = await this.conversations.close(manager, organizationId, open.id, null);
-      await this.outbox.publish(manager, {
-        type: 'chat.closed',
-        organizationId,
-        payload: {
-          organization_id: Number(organizationId),
-          conversation_id: Number(open.id),
-          site_id: Number(open.site_id),
-          closed_at: new Date(closedAt).toISOString(),
-          closed_by: null,
-        },
-      });
+      await this.outbox.publish(
+        manager,
+        conversationEvents.closed(organizationId, open, closedAt, null),
+      );
       return { id: open.id, status: 'closed' as const, closedAt, closed: true };
     });
     if (result.closed) {
@@ -271,16 +247,13 @@ export class VisitorChatService {
         input.rating,
         comment,
       );
-      await this.outbox.publish(manager, {
-        type: 'review.submitted',
-        organizationId,
-        payload: {
-          organization_id: Number(organizationId),
-          conversation_id: Number(conversation.id),
+      await this.outbox.publish(
+        manager,
+        conversationEvents.reviewSubmitted(organizationId, conversation.id, {
           rating: input.rating,
           comment,
-        },
-      });
+        }),
+      );
       return { conversationId: conversation.id, rating: input.rating, comment };
     });
   }

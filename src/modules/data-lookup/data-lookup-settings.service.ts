@@ -8,15 +8,16 @@ import {
   DEFAULT_EMPTY_REPLY,
   DEFAULT_LOGIN_REQUIRED_REPLY,
   type FilterRecordWidgetSettings,
-} from '../sites/widget-config';
+} from '../sites/widget-config.dto';
 import { withDefaults } from '../sites/widget-settings';
 import { readCatalog } from './catalog';
-import type { DataLookupViewDto, PutDataLookupDto } from './data-lookup.dto';
+import type { DataLookupViewDto } from './data-lookup-view.dto';
+import type { PutDataLookupDto } from './data-lookup.dto';
+import { FILTER_PRESETS } from '../sites/widget-settings';
 import { type DataLookupRow, DataLookupRepository } from './data-lookup.repository';
 import {
   type DataLookupSettings,
   type Driver,
-  FILTER_PRESETS,
   type FilterRecordSettings,
   URL_SCHEMES,
 } from './lookup-settings';

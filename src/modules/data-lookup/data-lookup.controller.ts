@@ -5,11 +5,8 @@ import type { AgentPrincipal } from '../../common/auth/auth.types';
 import { ApiIdParam, IdParam } from '../../common/http/id-param';
 import { ResponseMessage } from '../../common/http/response-message.decorator';
 import { ApiErrors } from '../../common/openapi/api-errors.decorator';
-import {
-  DataLookupResponseDto,
-  DataLookupTestResponseDto,
-  PutDataLookupDto,
-} from './data-lookup.dto';
+import { DataLookupResponseDto, DataLookupTestResponseDto } from './data-lookup-view.dto';
+import { PutDataLookupDto } from './data-lookup.dto';
 import { DataLookupSettingsService } from './data-lookup-settings.service';
 
 /** A site's data-lookup settings: owners and admins. */

@@ -1,12 +1,10 @@
+import type { FilterPreset } from '../sites/widget-settings';
+
 /**
  * The data-lookup settings of a site (DESIGN section 7): where the owner's database is, which
  * table holds the visitors' accounts, the record search and the keyword rules. Every table and
  * column here was checked against the owner database's catalog when the settings were saved.
  */
-
-/** The record search presets, in the order the widget shows them (`date` is a date range). */
-export const FILTER_PRESETS = ['txn', 'utr', 'status', 'mobile', 'date'] as const;
-export type FilterPreset = (typeof FILTER_PRESETS)[number];
 
 /** The owner databases the service can read. */
 export const DRIVERS = ['postgres', 'mysql'] as const;

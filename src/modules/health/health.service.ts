@@ -1,10 +1,9 @@
 import { InjectQueue } from '@nestjs/bullmq';
 import { Inject, Injectable } from '@nestjs/common';
 import type { Queue } from 'bullmq';
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
 import { DataSource } from 'typeorm';
 import { AppConfig } from '../../config/app-config';
+import { VERSION } from '../../config/version';
 import { DATABASE_RUNTIME, type DatabaseRuntime } from '../../database/database-runtime';
 import { QueueName } from '../../queue/queue-names';
 
@@ -19,14 +18,6 @@ function withTimeout<T>(work: Promise<T>, ms: number): Promise<T> {
   });
   return Promise.race([work, timeout]).finally(() => clearTimeout(timer));
 }
-
-export const VERSION: string = (
-  JSON.parse(
-    readFileSync(path.join(__dirname, '..', '..', '..', '..', 'package.json'), 'utf8'),
-  ) as {
-    version: string;
-  }
-).version;
 
 @Injectable()
 export class HealthService {

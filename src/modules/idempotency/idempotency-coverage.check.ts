@@ -1,7 +1,8 @@
 import { Injectable, type OnApplicationBootstrap, RequestMethod } from '@nestjs/common';
-import { INTERCEPTORS_METADATA, METHOD_METADATA, PATH_METADATA } from '@nestjs/common/constants.js';
+import { INTERCEPTORS_METADATA, METHOD_METADATA } from '@nestjs/common/constants.js';
 import { DiscoveryService, MetadataScanner, Reflector } from '@nestjs/core';
 import { AUTH_METADATA, type AuthDeclaration } from '../../common/auth/auth.types';
+import { routeHandlers } from '../../common/http/route-handlers';
 import { IdempotencyInterceptor } from './idempotency.interceptor';
 
 const WRITES = new Set<unknown>([RequestMethod.POST, RequestMethod.PATCH]);
@@ -13,25 +14,18 @@ export function routesWithoutIdempotency(
   reflector: Reflector,
 ): string[] {
   const missing: string[] = [];
-  for (const wrapper of discovery.getControllers()) {
-    const instance = wrapper.instance as object | undefined;
-    const type = wrapper.metatype as (new (...args: never[]) => object) | undefined;
-    if (!instance || !type) continue;
-    for (const name of scanner.getAllMethodNames(Object.getPrototypeOf(instance) as object)) {
-      const handler = (instance as Record<string, unknown>)[name] as () => unknown;
-      if (Reflect.getMetadata(PATH_METADATA, handler) === undefined) continue;
-      if (!WRITES.has(Reflect.getMetadata(METHOD_METADATA, handler))) continue;
-      const auth = reflector.getAllAndOverride<AuthDeclaration | undefined>(AUTH_METADATA, [
-        handler,
-        type,
-      ]);
-      if (auth?.kind !== 'api_key') continue;
-      const interceptors = [
-        ...((Reflect.getMetadata(INTERCEPTORS_METADATA, type) as unknown[] | undefined) ?? []),
-        ...((Reflect.getMetadata(INTERCEPTORS_METADATA, handler) as unknown[] | undefined) ?? []),
-      ];
-      if (!interceptors.includes(IdempotencyInterceptor)) missing.push(`${type.name}.${name}`);
-    }
+  for (const { type, handler, label } of routeHandlers(discovery, scanner)) {
+    if (!WRITES.has(Reflect.getMetadata(METHOD_METADATA, handler))) continue;
+    const auth = reflector.getAllAndOverride<AuthDeclaration | undefined>(AUTH_METADATA, [
+      handler,
+      type,
+    ]);
+    if (auth?.kind !== 'api_key') continue;
+    const interceptors = [
+      ...((Reflect.getMetadata(INTERCEPTORS_METADATA, type) as unknown[] | undefined) ?? []),
+      ...((Reflect.getMetadata(INTERCEPTORS_METADATA, handler) as unknown[] | undefined) ?? []),
+    ];
+    if (!interceptors.includes(IdempotencyInterceptor)) missing.push(label);
   }
   return missing;
 }

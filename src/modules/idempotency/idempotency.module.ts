@@ -1,11 +1,13 @@
-import { Global, Module } from '@nestjs/common';
+import { Module } from '@nestjs/common';
 import { DiscoveryModule } from '@nestjs/core';
 import { IdempotencyCoverageCheck } from './idempotency-coverage.check';
 import { IdempotencyInterceptor } from './idempotency.interceptor';
 import { IdempotencyRepository } from './idempotency.repository';
 
-/** Global, so that `@Idempotent()` resolves its interceptor in any module's controllers. */
-@Global()
+/**
+ * `Idempotency-Key` replays. A module whose controllers use `@Idempotent()` imports this one (the
+ * interceptor is resolved in the controller's module).
+ */
 @Module({
   imports: [DiscoveryModule],
   providers: [IdempotencyRepository, IdempotencyInterceptor, IdempotencyCoverageCheck],

@@ -1,11 +1,13 @@
-import { Body, Controller, Delete, Get, HttpCode, Patch, Post, Put } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Patch, Post, Put, Query } from '@nestjs/common';
 import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Agent, CurrentAgent } from '../../common/auth/auth.decorators';
 import type { AgentPrincipal } from '../../common/auth/auth.types';
 import { ApiIdParam, IdParam } from '../../common/http/id-param';
+import { ListLink, PageQueryDto, pageRequest, paginate } from '../../common/http/pagination';
 import { ResponseMessage } from '../../common/http/response-message.decorator';
 import { ApiErrors } from '../../common/openapi/api-errors.decorator';
 import { EnvelopeDto } from '../../common/openapi/envelope.dto';
+import { AppConfig } from '../../config/app-config';
 import {
   ConversationLabelsResponseDto,
   CreateLabelDto,
@@ -17,18 +19,30 @@ import {
 } from './labels.dto';
 import { LabelsService } from './labels.service';
 
+type Link = { path: string; query: Record<string, unknown> };
+
 /** Every agent reads labels and labels conversations; owners and admins manage the set. */
 @ApiTags('agent: labels')
 @Controller('api/agent')
 export class LabelsController {
-  constructor(private readonly labels: LabelsService) {}
+  constructor(
+    private readonly labels: LabelsService,
+    private readonly config: AppConfig,
+  ) {}
 
   @Get('labels')
   @Agent()
   @ApiOperation({ summary: "List the organization's labels by name" })
   @ApiOkResponse({ type: LabelListDto })
-  async list(@CurrentAgent() agent: AgentPrincipal) {
-    return { data: (await this.labels.list(agent.organizationId)).map(toLabelDto) };
+  @ApiErrors(422)
+  async list(
+    @CurrentAgent() agent: AgentPrincipal,
+    @Query() query: PageQueryDto,
+    @ListLink() link: Link,
+  ) {
+    const page = pageRequest(query);
+    const { rows, total } = await this.labels.page(agent.organizationId, page);
+    return paginate(rows.map(toLabelDto), total, page, this.config.publicUrl, link);
   }
 
   @Post('labels')

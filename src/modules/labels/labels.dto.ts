@@ -10,6 +10,7 @@ import {
   MaxLength,
   Min,
 } from 'class-validator';
+import { PageMetaDto } from '../../common/http/pagination';
 import { EnvelopeDto } from '../../common/openapi/envelope.dto';
 import type { LabelRow } from './labels.repository';
 
@@ -63,7 +64,7 @@ export function toLabelDto(row: LabelRow): LabelDto {
   return { id: Number(row.id), name: row.name, color: row.color };
 }
 
-export class LabelListDto extends EnvelopeDto {
+export class LabelListDto extends PageMetaDto {
   @ApiProperty({ type: [LabelDto], description: 'By name' }) data!: LabelDto[];
 }
 

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { sql } from '../../database/sql';
+import { pageOf, sql } from '../../database/sql';
 
 export interface LabelRow {
   id: string;
@@ -16,11 +16,21 @@ const COLUMNS = 'id, name, color, created_at, updated_at';
 export class LabelsRepository {
   constructor(private readonly dataSource: DataSource) {}
 
-  list(organizationId: string): Promise<LabelRow[]> {
-    return sql<LabelRow>(
+  /** A page of the organization's labels by name, with their total. */
+  page(
+    organizationId: string,
+    page: { perPage: number; offset: number },
+  ): Promise<{ rows: LabelRow[]; total: number }> {
+    return pageOf<LabelRow>(
       this.dataSource,
-      `SELECT ${COLUMNS} FROM labels WHERE organization_id = $1 ORDER BY lower(name) LIMIT 1000`,
-      [organizationId],
+      {
+        columns: COLUMNS,
+        from: 'labels',
+        where: 'organization_id = $1',
+        parameters: [organizationId],
+        orderBy: 'lower(name), id',
+      },
+      page,
     );
   }
 

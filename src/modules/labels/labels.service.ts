@@ -14,8 +14,8 @@ export class LabelsService {
     private readonly realtime: RealtimeService,
   ) {}
 
-  list(organizationId: string): Promise<LabelRow[]> {
-    return this.repository.list(organizationId);
+  page(organizationId: string, page: { perPage: number; offset: number }) {
+    return this.repository.page(organizationId, page);
   }
 
   async create(organizationId: string, input: { name: string; color: string }) {

@@ -1,16 +1,11 @@
 import { InjectQueue } from '@nestjs/bullmq';
-import {
-  BeforeApplicationShutdown,
-  Inject,
-  Injectable,
-  Logger,
-  OnApplicationBootstrap,
-} from '@nestjs/common';
+import { Inject, Injectable, Logger } from '@nestjs/common';
 import type { Queue } from 'bullmq';
 import { Client } from 'pg';
 import { DataSource } from 'typeorm';
 import { DATABASE_RUNTIME, type DatabaseRuntime } from '../../database/database-runtime';
 import { type DomainEventJob, QueueName } from '../../queue/queue-names';
+import { type BackgroundLoop, BackgroundWorker } from '../../queue/queue-worker';
 import { OutboxWorkerRepository } from './outbox-worker.repository';
 
 const BATCH = 200;
@@ -24,7 +19,8 @@ const LISTEN_RETRY_MS = 3000;
  * (a crash after enqueue, before the commit that marks it) becomes one job.
  */
 @Injectable()
-export class OutboxRelay implements OnApplicationBootstrap, BeforeApplicationShutdown {
+@BackgroundWorker()
+export class OutboxRelay implements BackgroundLoop {
   private readonly logger = new Logger(OutboxRelay.name);
   private listener?: Client;
   private timer?: NodeJS.Timeout;
@@ -41,14 +37,14 @@ export class OutboxRelay implements OnApplicationBootstrap, BeforeApplicationShu
     @Inject(DATABASE_RUNTIME) private readonly database: DatabaseRuntime,
   ) {}
 
-  async onApplicationBootstrap(): Promise<void> {
+  async start(): Promise<void> {
     await this.listen();
     this.timer = setInterval(() => this.wake(), POLL_MS);
     this.wake();
   }
 
   /** Before the queues and the database close (they do so in onApplicationShutdown). */
-  async beforeApplicationShutdown(): Promise<void> {
+  async stop(): Promise<void> {
     this.stopped = true;
     clearInterval(this.timer);
     clearTimeout(this.retry);

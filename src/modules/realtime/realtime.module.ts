@@ -1,7 +1,9 @@
-import { Global, Module } from '@nestjs/common';
+import { Module } from '@nestjs/common';
 import { RealtimeService } from './realtime.service';
 
-/** Global, so any feature can push after its commit without importing the gateways. */
-@Global()
+/**
+ * Pushes to connected sockets after a commit. The gateways live beside the features they serve
+ * (`widget/widget.gateway.ts`, `conversations/agent.gateway.ts`) and attach their namespaces here.
+ */
 @Module({ providers: [RealtimeService], exports: [RealtimeService] })
 export class RealtimeModule {}

@@ -1,10 +1,12 @@
-import { Body, Controller, Get, Patch, Post } from '@nestjs/common';
+import { Body, Controller, Get, Patch, Post, Query } from '@nestjs/common';
 import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Agent, CurrentAgent } from '../../common/auth/auth.decorators';
 import type { AgentPrincipal } from '../../common/auth/auth.types';
 import { ApiIdParam, IdParam } from '../../common/http/id-param';
+import { ListLink, PageQueryDto, pageRequest, paginate } from '../../common/http/pagination';
 import { ResponseMessage } from '../../common/http/response-message.decorator';
 import { ApiErrors } from '../../common/openapi/api-errors.decorator';
+import { AppConfig } from '../../config/app-config';
 import type { WidgetSettings } from './widget-settings';
 import {
   CreateSiteDto,
@@ -15,17 +17,30 @@ import {
 } from './sites.dto';
 import { SitesService } from './sites.service';
 
+type Link = { path: string; query: Record<string, unknown> };
+
 @ApiTags('agent: sites')
 @Agent({ role: 'admin' })
 @Controller('api/agent/sites')
 export class SitesController {
-  constructor(private readonly sites: SitesService) {}
+  constructor(
+    private readonly sites: SitesService,
+    private readonly config: AppConfig,
+  ) {}
 
   @Get()
-  @ApiOperation({ summary: "List the organization's sites" })
+  @ApiOperation({ summary: "List the organization's sites, oldest (the first site) first" })
   @ApiOkResponse({ type: SiteListResponseDto })
-  async list(@CurrentAgent() agent: AgentPrincipal) {
-    return { data: (await this.sites.list(agent.organizationId)).map(toSiteDto) };
+  @ApiErrors(422)
+  async list(
+    @CurrentAgent() agent: AgentPrincipal,
+    @Query() query: PageQueryDto,
+    @ListLink() link: Link,
+  ) {
+    const page = pageRequest(query);
+    const filter = { oldestFirst: true };
+    const { rows, total } = await this.sites.page(agent.organizationId, filter, page);
+    return paginate(rows.map(toSiteDto), total, page, this.config.publicUrl, link);
   }
 
   @Post()

@@ -16,6 +16,7 @@ import {
   ValidateNested,
 } from 'class-validator';
 import { IsTimeZone } from '../../common/http/validators';
+import { PageMetaDto } from '../../common/http/pagination';
 import { EnvelopeDto } from '../../common/openapi/envelope.dto';
 import type { SiteRow } from './sites.repository';
 import type { WidgetSettings } from './widget-settings';
@@ -240,6 +241,6 @@ export class SiteResponseDto extends EnvelopeDto {
   @ApiProperty({ type: SiteDto }) data!: SiteDto;
 }
 
-export class SiteListResponseDto extends EnvelopeDto {
+export class SiteListResponseDto extends PageMetaDto {
   @ApiProperty({ type: [SiteDto] }) data!: SiteDto[];
 }

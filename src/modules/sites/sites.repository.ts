@@ -84,17 +84,10 @@ export class SitesRepository {
     return rows[0];
   }
 
-  async list(organizationId: string): Promise<SiteRow[]> {
-    return sql(
-      this.dataSource,
-      `SELECT ${COLUMNS} FROM sites WHERE organization_id = $1 ORDER BY id`,
-      [organizationId],
-    );
-  }
-
+  /** Newest first (the public API) unless `oldestFirst` (the settings list the first site first). */
   async page(
     organizationId: string,
-    filter: { isActive?: boolean },
+    filter: { isActive?: boolean; oldestFirst?: boolean },
     page: { perPage: number; offset: number },
   ): Promise<{ rows: SiteRow[]; total: number }> {
     return pageOf<SiteRow>(
@@ -104,7 +97,7 @@ export class SitesRepository {
         from: 'sites',
         where: `organization_id = $1 AND ($2::boolean IS NULL OR is_active = $2)`,
         parameters: [organizationId, filter.isActive ?? null],
-        orderBy: 'id DESC',
+        orderBy: filter.oldestFirst ? 'id' : 'id DESC',
       },
       page,
     );

@@ -29,13 +29,9 @@ export class SitesService {
     });
   }
 
-  list(organizationId: string): Promise<SiteRow[]> {
-    return this.sites.list(organizationId);
-  }
-
   page(
     organizationId: string,
-    filter: { isActive?: boolean },
+    filter: { isActive?: boolean; oldestFirst?: boolean },
     page: { perPage: number; offset: number },
   ) {
     return this.sites.page(organizationId, filter, page);

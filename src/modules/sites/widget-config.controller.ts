@@ -1,24 +1,11 @@
 import { Controller, Get, Query } from '@nestjs/common';
-import { ApiOkResponse, ApiOperation, ApiProperty, ApiTags } from '@nestjs/swagger';
-import { IsNotEmpty, IsString } from 'class-validator';
+import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CurrentWidget, Widget } from '../../common/auth/auth.decorators';
 import type { WidgetPrincipal } from '../../common/auth/auth.types';
 import { ApiErrors } from '../../common/openapi/api-errors.decorator';
-import { EnvelopeDto } from '../../common/openapi/envelope.dto';
 import { SitesService } from './sites.service';
 import { AgentsService } from '../agents/agents.service';
-import { toWidgetConfig, WidgetConfigDto } from './widget-config';
-
-class WidgetKeyQueryDto {
-  @ApiProperty({ example: 'wk_0123456789abcdefABCDEF0123456789' })
-  @IsString()
-  @IsNotEmpty()
-  widget_key!: string;
-}
-
-class WidgetConfigResponseDto extends EnvelopeDto {
-  @ApiProperty({ type: WidgetConfigDto }) widget_config!: WidgetConfigDto;
-}
+import { toWidgetConfig, WidgetConfigResponseDto, WidgetKeyQueryDto } from './widget-config.dto';
 
 @ApiTags('widget')
 @Controller('api/widget')

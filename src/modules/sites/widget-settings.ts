@@ -25,6 +25,13 @@ export interface WidgetAppearance {
 
 export const WIDGET_POSITIONS = ['right', 'left'] as const;
 
+/**
+ * The record search presets of `filter_record`, in the order the widget shows them (`date` is a
+ * date range); the site's data-lookup settings say which columns they search.
+ */
+export const FILTER_PRESETS = ['txn', 'utr', 'status', 'mobile', 'date'] as const;
+export type FilterPreset = (typeof FILTER_PRESETS)[number];
+
 export const BUILTIN_FIELDS = ['name', 'email', 'phone'] as const;
 
 export function defaultWidgetSettings(): WidgetSettings {

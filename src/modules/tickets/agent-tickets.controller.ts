@@ -19,6 +19,7 @@ import {
   UpdateTicketDto,
 } from './agent-tickets.dto';
 import { toAgentTicketListItem } from './tickets.dto';
+import { TicketChangesService } from './ticket-changes.service';
 import { TicketsService } from './tickets.service';
 
 /** The ticket desk of the agent dashboard; every role may use it. */
@@ -28,6 +29,7 @@ import { TicketsService } from './tickets.service';
 export class AgentTicketsController {
   constructor(
     private readonly tickets: TicketsService,
+    private readonly changes: TicketChangesService,
     private readonly config: AppConfig,
   ) {}
 
@@ -94,7 +96,7 @@ export class AgentTicketsController {
     @IdParam('ticket') ticketId: string,
     @Body() body: UpdateTicketDto,
   ) {
-    const { ticket, comments } = await this.tickets.update(agent.organizationId, ticketId, body);
+    const { ticket, comments } = await this.changes.update(agent.organizationId, ticketId, body);
     return { data: toAgentTicket(ticket, comments) };
   }
 
@@ -109,6 +111,6 @@ export class AgentTicketsController {
     @IdParam('ticket') ticketId: string,
     @Body() body: CreateTicketCommentDto,
   ) {
-    return { data: toAgentTicketComment(await this.tickets.addComment(agent, ticketId, body)) };
+    return { data: toAgentTicketComment(await this.changes.addComment(agent, ticketId, body)) };
   }
 }

@@ -31,7 +31,7 @@ import {
   type TicketPriority,
   type TicketRow,
   type TicketStatus,
-} from './tickets.repository';
+} from './ticket-rows';
 
 /** Present means validated: `null` is a wrong value here, not an omission. */
 const UnlessOmitted = () => ValidateIf((_: unknown, value: unknown) => value !== undefined);

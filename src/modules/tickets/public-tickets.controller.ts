@@ -20,6 +20,7 @@ import {
   toTicketSummary,
   UpdateTicketStatusDto,
 } from './tickets.dto';
+import { TicketChangesService } from './ticket-changes.service';
 import { TicketsService } from './tickets.service';
 
 @ApiTags('public: tickets')
@@ -27,6 +28,7 @@ import { TicketsService } from './tickets.service';
 export class PublicTicketsController {
   constructor(
     private readonly tickets: TicketsService,
+    private readonly changes: TicketChangesService,
     private readonly config: AppConfig,
   ) {}
 
@@ -88,7 +90,7 @@ export class PublicTicketsController {
     @IdParam('ticket') ticketId: string,
     @Body() body: UpdateTicketStatusDto,
   ) {
-    const updated = await this.tickets.updateStatus(key, ticketId, body);
+    const updated = await this.changes.updateStatus(key, ticketId, body);
     return { data: { id: Number(updated.id), status: updated.status } };
   }
 }

@@ -1,17 +1,6 @@
-import type { DomainEvent } from '../outbox/domain-event';
+import { domainEvent as event } from '../outbox/domain-event';
 import { idOrNull, toTicketSummary } from './tickets.dto';
-import type { TicketCommentRow, TicketRow } from './tickets.repository';
-
-/** A ticket event of DESIGN section 6; `data` always carries `organization_id`. */
-const event = (
-  type: string,
-  organizationId: string,
-  payload: Record<string, unknown>,
-): DomainEvent => ({
-  type,
-  organizationId,
-  payload: { organization_id: Number(organizationId), ...payload },
-});
+import type { TicketCommentRow, TicketRow } from './ticket-rows';
 
 /** The ticket events, built in one place so every source (API, desk, widget) emits the same. */
 export const ticketEvents = {

@@ -23,7 +23,7 @@ import {
   type TicketPriority,
   type TicketRow,
   type TicketStatus,
-} from './tickets.repository';
+} from './ticket-rows';
 
 export const iso = (value: Date): string => new Date(value).toISOString();
 export const idOrNull = (value: string | null): number | null =>

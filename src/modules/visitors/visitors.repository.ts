@@ -144,7 +144,7 @@ export class VisitorsRepository {
   }
 
   async widgetVisitor(
-    manager: EntityManager | DataSource,
+    manager: EntityManager,
     organizationId: string,
     visitorId: string,
   ): Promise<WidgetVisitorRow | undefined> {

@@ -60,7 +60,11 @@ export class VisitorsService {
   }
 
   async widgetVisitor(organizationId: string, visitorId: string): Promise<WidgetVisitorRow> {
-    const visitor = await this.visitors.widgetVisitor(this.dataSource, organizationId, visitorId);
+    const visitor = await this.visitors.widgetVisitor(
+      this.dataSource.manager,
+      organizationId,
+      visitorId,
+    );
     if (!visitor) throw AppError.notFound();
     return visitor;
   }

@@ -51,9 +51,7 @@ export class WebhookDispatcher
   ) {}
 
   onModuleInit(): void {
-    for (const event of WEBHOOK_EVENTS) {
-      this.outbox.subscribe(event, (record) => this.dispatch(record));
-    }
+    this.outbox.subscribe(WEBHOOK_EVENTS, 'WebhookDispatcher', (record) => this.dispatch(record));
   }
 
   onApplicationBootstrap(): void {

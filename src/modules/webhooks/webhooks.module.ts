@@ -1,4 +1,5 @@
-import { type DynamicModule, Module } from '@nestjs/common';
+import { Module } from '@nestjs/common';
+import { OutboxModule } from '../outbox/outbox.module';
 import { WebhookDeliverer } from './webhook-deliverer';
 import { WebhookDeliveryRepository } from './webhook-delivery.repository';
 import { WebhookDeliveryProcessor } from './webhook-delivery.processor';
@@ -7,21 +8,17 @@ import { WebhooksController } from './webhooks.controller';
 import { WebhooksRepository } from './webhooks.repository';
 import { WebhooksService } from './webhooks.service';
 
-/** Outgoing webhooks; the delivery worker runs where workers run. */
-@Module({})
-export class WebhooksModule {
-  static forRoot(options: { workers: boolean }): DynamicModule {
-    return {
-      module: WebhooksModule,
-      controllers: [WebhooksController],
-      providers: [
-        WebhooksRepository,
-        WebhookDeliveryRepository,
-        WebhooksService,
-        WebhookDeliverer,
-        WebhookDispatcher,
-        ...(options.workers ? [WebhookDeliveryProcessor] : []),
-      ],
-    };
-  }
-}
+/** Outgoing webhooks; the delivery worker runs where workers run (QueueWorkers). */
+@Module({
+  imports: [OutboxModule],
+  controllers: [WebhooksController],
+  providers: [
+    WebhooksRepository,
+    WebhookDeliveryRepository,
+    WebhooksService,
+    WebhookDeliverer,
+    WebhookDispatcher,
+    WebhookDeliveryProcessor,
+  ],
+})
+export class WebhooksModule {}

@@ -10,24 +10,29 @@ import { TicketsService } from '../tickets/tickets.service';
 import {
   ChatMessageListDto,
   ConversationEndedResponseDto,
-  toWidgetTicket,
   ReviewResponseDto,
-  VisitorProfileResponseDto,
-  WidgetCreateTicketDto,
-  WidgetInitDto,
-  WidgetInitResponseDto,
   WidgetMessageCreatedResponseDto,
   WidgetMessagesQueryDto,
-  WidgetOfflineMessageDto,
   WidgetReadDto,
   WidgetReadResponseDto,
-  WidgetProfileDto,
   WidgetReviewDto,
   WidgetSendMessageDto,
+} from './widget-chat.dto';
+import {
+  subjectOf,
+  toWidgetTicket,
+  WidgetCreateTicketDto,
+  WidgetOfflineMessageDto,
   WidgetTicketResponseDto,
-  WidgetVisitorBodyDto,
+} from './widget-tickets.dto';
+import {
+  VisitorProfileResponseDto,
+  WidgetInitDto,
+  WidgetInitResponseDto,
+  WidgetProfileDto,
 } from './widget.dto';
 import { WidgetService } from './widget.service';
+import { WidgetVisitorBodyDto } from '../../common/dto/widget-visitor.dto';
 
 @ApiTags('widget')
 @Controller('api/widget')
@@ -213,10 +218,4 @@ export class WidgetController {
     });
     return { data: toWidgetTicket(ticket) };
   }
-}
-
-/** A ticket subject from a free message: its first line, at most 80 characters. */
-export function subjectOf(message: string): string {
-  const line = message.trim().split(/\r?\n/)[0].replace(/\s+/g, ' ').trim();
-  return line.length > 80 ? `${line.slice(0, 79).trimEnd()}…` : line || 'Offline message';
 }

@@ -8,10 +8,10 @@ import { WidgetSessionService } from '../auth/widget-session.service';
 import { VisitorChatService } from '../conversations/visitor-chat.service';
 import { appAllowed } from '../sites/allowed-origins';
 import { SitesService } from '../sites/sites.service';
-import { toWidgetConfig } from '../sites/widget-config';
+import { toWidgetConfig } from '../sites/widget-config.dto';
 import { withDefaults } from '../sites/widget-settings';
 import { VisitorsService } from '../visitors/visitors.service';
-import { errorField, missingFields, toVisitorProfile } from './visitor-profile';
+import { errorField, missingFields, toVisitorProfile } from '../visitors/visitor-profile';
 import type { WidgetInitDto, WidgetProfileDto } from './widget.dto';
 
 /** Widget sessions and the pre-chat profile; the chat itself is VisitorChatService's. */

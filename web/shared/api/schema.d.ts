@@ -11,7 +11,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List active API keys (never the key itself, only its prefix) */
+        /** List active API keys, newest first (never the key itself, only its prefix) */
         get: operations["ApiKeys_list"];
         put?: never;
         /** Create an API key with abilities; the full key is returned once */
@@ -610,7 +610,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List the organization's sites */
+        /** List the organization's sites, oldest (the first site) first */
         get: operations["Sites_list"];
         put?: never;
         /** Create a site with its own widget key */
@@ -690,7 +690,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List the members of the organization */
+        /** List the members of the organization, oldest first */
         get: operations["Team_list"];
         put?: never;
         /** Add a member who can log in with the given email and password */
@@ -1865,16 +1865,25 @@ export interface components {
              * @example 200
              */
             code: string;
+            /** @example 1 */
+            current_page: number;
             data: components["schemas"]["AgentDto"][];
             /**
              * Format: date-time
              * @example 2026-11-22T10:00:00.000Z
              */
             datetime: string;
+            /** @example 1 */
+            last_page: number;
+            links: components["schemas"]["PageLinksDto"];
             /** @example OK */
             message: string;
+            /** @example 50 */
+            per_page: number;
             /** @example true */
             status: boolean;
+            /** @example 1 */
+            total: number;
         };
         AgentMessageListDto: {
             /**
@@ -2134,16 +2143,25 @@ export interface components {
              * @example 200
              */
             code: string;
+            /** @example 1 */
+            current_page: number;
             data: components["schemas"]["ApiKeyDto"][];
             /**
              * Format: date-time
              * @example 2026-11-22T10:00:00.000Z
              */
             datetime: string;
+            /** @example 1 */
+            last_page: number;
+            links: components["schemas"]["PageLinksDto"];
             /** @example OK */
             message: string;
+            /** @example 50 */
+            per_page: number;
             /** @example true */
             status: boolean;
+            /** @example 1 */
+            total: number;
         };
         AppearanceConfigDto: {
             /** @example #2563eb */
@@ -2410,17 +2428,26 @@ export interface components {
              * @example 200
              */
             code: string;
-            /** @description By shortcut (at most 500) */
+            /** @example 1 */
+            current_page: number;
+            /** @description By shortcut */
             data: components["schemas"]["CannedResponseDto"][];
             /**
              * Format: date-time
              * @example 2026-11-22T10:00:00.000Z
              */
             datetime: string;
+            /** @example 1 */
+            last_page: number;
+            links: components["schemas"]["PageLinksDto"];
             /** @example OK */
             message: string;
+            /** @example 50 */
+            per_page: number;
             /** @example true */
             status: boolean;
+            /** @example 1 */
+            total: number;
         };
         CannedResponseResponseDto: {
             /**
@@ -3181,6 +3208,8 @@ export interface components {
              * @example 200
              */
             code: string;
+            /** @example 1 */
+            current_page: number;
             /** @description By name */
             data: components["schemas"]["LabelDto"][];
             /**
@@ -3188,10 +3217,17 @@ export interface components {
              * @example 2026-11-22T10:00:00.000Z
              */
             datetime: string;
+            /** @example 1 */
+            last_page: number;
+            links: components["schemas"]["PageLinksDto"];
             /** @example OK */
             message: string;
+            /** @example 50 */
+            per_page: number;
             /** @example true */
             status: boolean;
+            /** @example 1 */
+            total: number;
         };
         LabelResponseDto: {
             /**
@@ -4083,16 +4119,25 @@ export interface components {
              * @example 200
              */
             code: string;
+            /** @example 1 */
+            current_page: number;
             data: components["schemas"]["SiteDto"][];
             /**
              * Format: date-time
              * @example 2026-11-22T10:00:00.000Z
              */
             datetime: string;
+            /** @example 1 */
+            last_page: number;
+            links: components["schemas"]["PageLinksDto"];
             /** @example OK */
             message: string;
+            /** @example 50 */
+            per_page: number;
             /** @example true */
             status: boolean;
+            /** @example 1 */
+            total: number;
         };
         SitePageDto: {
             /**
@@ -5320,7 +5365,10 @@ export type $defs = Record<string, never>;
 export interface operations {
     ApiKeys_list: {
         parameters: {
-            query?: never;
+            query?: {
+                page?: number;
+                per_page?: number;
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -5362,7 +5410,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDto"];
                 };
             };
-            /** @description Validation failed; `errors` names each field. Any route: a query parameter, header or body field holding a NUL character or a lone surrogate */
+            /** @description Validation failed; `errors` names each field */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -6160,6 +6208,8 @@ export interface operations {
     CannedResponses_list: {
         parameters: {
             query?: {
+                page?: number;
+                per_page?: number;
                 /** @description Only shortcuts starting with this text */
                 q?: string;
             };
@@ -6984,7 +7034,10 @@ export interface operations {
     };
     Labels_list: {
         parameters: {
-            query?: never;
+            query?: {
+                page?: number;
+                per_page?: number;
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -7026,7 +7079,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDto"];
                 };
             };
-            /** @description Validation failed; `errors` names each field. Any route: a query parameter, header or body field holding a NUL character or a lone surrogate */
+            /** @description Validation failed; `errors` names each field */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -7971,7 +8024,10 @@ export interface operations {
     };
     Sites_list: {
         parameters: {
-            query?: never;
+            query?: {
+                page?: number;
+                per_page?: number;
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -8013,7 +8069,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDto"];
                 };
             };
-            /** @description Validation failed; `errors` names each field. Any route: a query parameter, header or body field holding a NUL character or a lone surrogate */
+            /** @description Validation failed; `errors` names each field */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -8423,7 +8479,10 @@ export interface operations {
     };
     Team_list: {
         parameters: {
-            query?: never;
+            query?: {
+                page?: number;
+                per_page?: number;
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -8465,7 +8524,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDto"];
                 };
             };
-            /** @description Validation failed; `errors` names each field. Any route: a query parameter, header or body field holding a NUL character or a lone surrogate */
+            /** @description Validation failed; `errors` names each field */
             422: {
                 headers: {
                     [name: string]: unknown;

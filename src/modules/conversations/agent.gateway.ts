@@ -12,11 +12,11 @@ import type { AgentPrincipal } from '../../common/auth/auth.types';
 import { AgentsService } from '../agents/agents.service';
 import { AuthService } from '../auth/auth.service';
 import { readSessionCookie } from '../auth/session-cookie';
-import { messagePush } from '../conversations/chat-pushes';
-import { ConversationsService } from '../conversations/conversations.service';
-import { rooms, RealtimeService } from './realtime.service';
-import { answer, booleanField, handshakeToken, idField } from './socket-answers';
-import { guardSocket } from './socket-guard';
+import { messagePush } from './chat-pushes';
+import { ConversationsService } from './conversations.service';
+import { rooms, RealtimeService } from '../realtime/realtime.service';
+import { answer, booleanField, handshakeToken, idField } from '../realtime/socket-answers';
+import { guardSocket } from '../realtime/socket-guard';
 import { AppConfig } from '../../config/app-config';
 
 /**

@@ -14,10 +14,16 @@ import { VisitorChatService } from '../conversations/visitor-chat.service';
 import { originAllowed, sameOrigin } from '../sites/allowed-origins';
 import { OrganizationsService } from '../organizations/organizations.service';
 import { SitesService } from '../sites/sites.service';
-import { rooms, RealtimeService } from './realtime.service';
+import { rooms, RealtimeService } from '../realtime/realtime.service';
 import { MAX_ATTACHMENTS_PER_MESSAGE } from '../attachments/attachments.service';
-import { answer, booleanField, handshakeToken, idField, messageContent } from './socket-answers';
-import { guardSocket } from './socket-guard';
+import {
+  answer,
+  booleanField,
+  handshakeToken,
+  idField,
+  messageContent,
+} from '../realtime/socket-answers';
+import { guardSocket } from '../realtime/socket-guard';
 import { AppConfig } from '../../config/app-config';
 
 /**

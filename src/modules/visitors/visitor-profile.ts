@@ -1,6 +1,6 @@
 import { BUILTIN_FIELDS, type PreChatField } from '../sites/widget-settings';
-import type { WidgetVisitorRow } from '../visitors/visitors.repository';
-import type { VisitorProfileDto } from './widget.dto';
+import type { WidgetVisitorRow } from './visitors.repository';
+import type { VisitorProfileDto } from '../../common/dto/widget-visitor.dto';
 
 type Builtin = (typeof BUILTIN_FIELDS)[number];
 const isBuiltin = (key: string): key is Builtin =>

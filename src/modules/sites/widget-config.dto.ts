@@ -1,7 +1,14 @@
 import { ApiProperty } from '@nestjs/swagger';
+import { IsNotEmpty, IsString } from 'class-validator';
+import { EnvelopeDto } from '../../common/openapi/envelope.dto';
 import type { SiteRow } from './sites.repository';
-import { FILTER_PRESETS, type FilterPreset } from '../data-lookup/lookup-settings';
-import { WIDGET_POSITIONS, withDefaults, type WidgetSettings } from './widget-settings';
+import {
+  FILTER_PRESETS,
+  type FilterPreset,
+  WIDGET_POSITIONS,
+  withDefaults,
+  type WidgetSettings,
+} from './widget-settings';
 
 /** How the widget shows each record search preset. */
 const FILTER_FIELDS: Record<FilterPreset, { label: string; type: 'text' | 'date_range' }> = {
@@ -100,4 +107,16 @@ export function toWidgetConfig(site: SiteRow, agentsOnline: boolean): WidgetConf
     appearance: settings.appearance,
     agents_online: agentsOnline,
   };
+}
+
+/** `GET /api/widget/config`'s query. */
+export class WidgetKeyQueryDto {
+  @ApiProperty({ example: 'wk_0123456789abcdefABCDEF0123456789' })
+  @IsString()
+  @IsNotEmpty()
+  widget_key!: string;
+}
+
+export class WidgetConfigResponseDto extends EnvelopeDto {
+  @ApiProperty({ type: WidgetConfigDto }) widget_config!: WidgetConfigDto;
 }
