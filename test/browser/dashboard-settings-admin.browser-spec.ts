@@ -385,6 +385,15 @@ describeIfBrowser('dashboard settings', () => {
     await page.getByRole('button', { name: 'Edit /refund' }).click();
     const editCanned = page.getByRole('dialog', { name: 'Edit the canned response' });
     await editCanned.getByRole('textbox', { name: 'Shortcut' }).waitFor();
+    // axe measures colours once the dialog has faded in (not half-transparent).
+    await eventually(async () =>
+      editCanned.evaluate(
+        (element) =>
+          (
+            globalThis as unknown as { getComputedStyle(e: unknown): { opacity: string } }
+          ).getComputedStyle(element).opacity === '1',
+      ),
+    );
     await expectAccessible();
     await editCanned.getByRole('textbox', { name: 'Shortcut' }).fill('Refund!');
     await editCanned.getByRole('button', { name: 'Save changes' }).click();
