@@ -1,10 +1,16 @@
 // npm run bench:api — the public API under load beside a raw node:http + pg baseline (and the
 // same baseline running the service's two per-request auth statements, to show where the gap is).
 // BENCH_CONVERSATIONS (100000) and BENCH_MESSAGES (1000000) size the data; BENCH_DURATION (10 s),
-// BENCH_WARMUP (2 s) and BENCH_CONNECTIONS (20) shape each run; BENCH_SKIP_BUILD=1 skips the build.
+// BENCH_WARMUP (2 s) and BENCH_CONNECTIONS (20,50: one pass at each) shape each run;
+// BENCH_SKIP_BUILD=1 skips the build. BENCH_PROFILE=1 also counts the service's statements per
+// request (pg_stat_statements) and writes its CPU profile (--cpu-prof) to bench/results/profiles;
+// BENCH_ROUTES (a comma-separated list of route names, e.g. "GET /api/v1/conversations") limits
+// the routes.
+import path from 'node:path';
+import pg from 'pg';
 import { checkSameAnswers } from './lib/check.mjs';
 import { postmasterPid } from './lib/cpu.mjs';
-import { CONNECTIONS, DURATION, endpoints, measure, WARMUP } from './lib/load.mjs';
+import { CONNECTION_COUNTS, DURATION, endpoints, measure, WARMUP } from './lib/load.mjs';
 import { log, ratio, table, withCleanup, writeResults } from './lib/report.mjs';
 import { seed } from './lib/seed.mjs';
 import * as stack from './lib/stack.mjs';
@@ -17,14 +23,48 @@ const LISTS = [
   'GET /api/v1/tickets?status=open',
 ];
 const AUTH_BASELINE = 'baseline + auth statements';
+const PROFILE = process.env.BENCH_PROFILE === '1';
+const ONLY = process.env.BENCH_ROUTES?.split(',');
+const LIST_TARGET = 0.85;
+const POST_TARGET = 0.6;
+const LIST_P99_TARGET_MS = 25;
+const P99_AT = 50;
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+const PROFILES = path.join(stack.ROOT, 'bench', 'results', 'profiles');
+
+/** The service's statements (every one but this counter's own), from pg_stat_statements. */
+async function statementCounter(databaseUrl) {
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  await client.query('CREATE EXTENSION IF NOT EXISTS pg_stat_statements');
+  return {
+    reset: () => client.query('SELECT pg_stat_statements_reset()'),
+    async perRequest(requests) {
+      const { rows } = await client.query(
+        `SELECT calls, left(regexp_replace(query, '\\s+', ' ', 'g'), 90) AS query
+         FROM pg_stat_statements
+         WHERE dbid = (SELECT oid FROM pg_database WHERE datname = current_database())
+           AND query NOT LIKE '%pg_stat_statements%'
+         ORDER BY calls DESC`,
+      );
+      const per = (calls) => Math.round((Number(calls) / requests) * 100) / 100;
+      return {
+        total: per(rows.reduce((sum, row) => sum + Number(row.calls), 0)),
+        top: rows
+          .map((row) => ({ per_request: per(row.calls), query: row.query }))
+          .filter((row) => row.per_request >= 0.01),
+      };
+    },
+    close: () => client.end(),
+  };
+}
 
 const started = Date.now();
 const machine = stack.machine();
 if (process.env.BENCH_SKIP_BUILD !== '1') stack.build();
 
 const results = await withCleanup(async (track) => {
-  const db = await stack.startDatabase();
+  const db = await stack.startDatabase({ statements: PROFILE });
   track(() => db.stop());
   const url = await stack.createDatabase(db.adminUrl, 'bench_api');
   const org = stack.createOrganization(url);
@@ -45,14 +85,28 @@ const results = await withCleanup(async (track) => {
   };
   const auth = { authorization: `Bearer ${org.api_key}` };
   const servers = {
-    service: { server: await start(stack.startService(url, publicUrl, port)), headers: auth },
+    service: {
+      server: await start(
+        stack.startService(
+          url,
+          publicUrl,
+          port,
+          {},
+          // Node refuses --cpu-prof in NODE_OPTIONS.
+          PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${PROFILES}`] : [],
+        ),
+      ),
+      headers: auth,
+    },
     baseline: { server: await start(stack.startBaseline(url, publicUrl, org)), headers: {} },
     [AUTH_BASELINE]: {
       server: await start(stack.startBaseline(url, publicUrl, org, { authenticate: true })),
       headers: auth,
     },
   };
-  const routes = endpoints(ids);
+  const routes = Object.fromEntries(
+    Object.entries(endpoints(ids)).filter(([name]) => !ONLY || ONLY.includes(name)),
+  );
   await checkSameAnswers(routes, servers.service, servers.baseline);
   await checkSameAnswers(routes, servers.service, servers[AUTH_BASELINE]);
   const postmaster = postmasterPid(db.dataDir);
@@ -62,43 +116,75 @@ const results = await withCleanup(async (track) => {
   const memory = {
     idle: { service: stack.rssMiB(pid('service')), baseline: stack.rssMiB(pid('baseline')) },
   };
-  const rows = {};
-  for (const [name, endpoint] of Object.entries(routes)) {
-    rows[name] = {};
-    for (const [label, { server, headers }] of Object.entries(servers)) {
-      log(`${name}: ${label}`);
-      rows[name][label] = await measure(server, endpoint, postmaster, headers);
+  const statements = PROFILE ? await statementCounter(url) : undefined;
+  const passes = {};
+  for (const connections of CONNECTION_COUNTS) {
+    const rows = (passes[connections] = {});
+    for (const [name, endpoint] of Object.entries(routes)) {
+      rows[name] = {};
+      for (const [label, { server, headers }] of Object.entries(servers)) {
+        log(`${connections} connections, ${name}: ${label}`);
+        await statements?.reset();
+        rows[name][label] = await measure(server, endpoint, postmaster, headers, connections);
+        if (statements && label === 'service') {
+          rows[name][label].statements = await statements.perRequest(rows[name][label].requests);
+        }
+      }
     }
   }
-  const peak = (label) => Math.max(...Object.values(rows).map((r) => r[label].rss_peak_mib));
+  await statements?.close();
+  const all = Object.values(passes).flatMap((rows) => Object.values(rows));
+  const peak = (label) => Math.max(...all.map((r) => r[label].rss_peak_mib));
   memory.load_peak = { service: peak('service'), baseline: peak('baseline') };
   await sleep(3000);
   memory.after_load = { service: stack.rssMiB(pid('service')) };
-  return { seed_seconds: seedSeconds, visitors: ids.visitors, tickets: ids.tickets, rows, memory };
+  return {
+    seed_seconds: seedSeconds,
+    visitors: ids.visitors,
+    tickets: ids.tickets,
+    passes,
+    memory,
+  };
 });
 
-const { rows, memory } = results;
-const targets = LISTS.map((name) => {
-  const value = ratio(rows[name].service.rps, rows[name].baseline.rps);
-  return { endpoint: name, ratio: value, met: value >= 0.6 };
-});
-const void_ = Object.entries(rows).flatMap(([name, r]) =>
-  Object.entries(r)
-    .filter(([, m]) => m.non2xx + m.errors > 0)
-    .map(([label]) => `${name} (${label})`),
+const { passes, memory } = results;
+const targets = Object.entries(passes).flatMap(([connections, rows]) =>
+  Object.entries(rows).map(([name, r]) => {
+    const list = LISTS.includes(name);
+    const value = ratio(r.service.rps, r.baseline.rps);
+    const minimum = list ? LIST_TARGET : POST_TARGET;
+    const p99 = list && Number(connections) === P99_AT ? LIST_P99_TARGET_MS : undefined;
+    return {
+      connections: Number(connections),
+      endpoint: name,
+      ratio: value,
+      minimum,
+      p99_ms: r.service.p99_ms,
+      p99_max_ms: p99,
+      met: value >= minimum && (p99 === undefined || r.service.p99_ms <= p99),
+    };
+  }),
+);
+const void_ = Object.entries(passes).flatMap(([connections, rows]) =>
+  Object.entries(rows).flatMap(([name, r]) =>
+    Object.entries(r)
+      .filter(([, m]) => m.non2xx + m.errors > 0)
+      .map(([label]) => `${name} (${label}, ${connections} connections)`),
+  ),
 );
 
 const markdown = [
   `## bench:api — ${new Date(started).toISOString()}`,
   '',
   `- Data: 1 organization, ${CONVERSATIONS} conversations, ${MESSAGES} messages, ${results.visitors} visitors, ${results.tickets} tickets (seeded in ${results.seed_seconds} s).`,
-  `- Load: autocannon, ${CONNECTIONS} connections, ${WARMUP} s warm-up + ${DURATION} s per endpoint and server, 127.0.0.1 only; random conversation per request.`,
+  `- Load: autocannon, ${CONNECTION_COUNTS.join(' then ')} connections, ${WARMUP} s warm-up + ${DURATION} s per endpoint and server, 127.0.0.1 only; random conversation per request.`,
   `- Service: \`node dist/src/main.js\` with RATE_LIMIT_PER_MINUTE=${stack.RATE_LIMIT_PER_MINUTE} (so the limit never refuses; each request is still counted), LOG_LEVEL=warn, workers on; embedded PostgreSQL, default settings.`,
   `- Baseline: \`bench/baseline-server.mjs\`, node:http + pg, same SQL, same JSON, no authentication; "${AUTH_BASELINE}" adds the service's API-key lookup and rate-limit upsert.`,
   `- Machine: ${machine.cpus} × ${machine.cpu_model}, ${machine.memory_gib} GiB, Node ${machine.node}. The server, PostgreSQL and autocannon share the ${machine.cpus} cores (load average at start: ${machine.load_average_at_start.join(', ')}).`,
   '',
   table(
     [
+      'connections',
       'endpoint',
       'server',
       'req/s',
@@ -107,18 +193,23 @@ const markdown = [
       'p99 ms',
       'CPU ms/req: process',
       'CPU ms/req: PostgreSQL',
+      ...(PROFILE ? ['statements/req'] : []),
     ],
-    Object.entries(rows).flatMap(([name, r]) =>
-      Object.entries(r).map(([label, m]) => [
-        `\`${name}\``,
-        label,
-        m.rps,
-        ratio(m.rps, r.baseline.rps),
-        m.p50_ms,
-        m.p99_ms,
-        m.cpu_ms_per_request.server,
-        m.cpu_ms_per_request.postgres,
-      ]),
+    Object.entries(passes).flatMap(([connections, rows]) =>
+      Object.entries(rows).flatMap(([name, r]) =>
+        Object.entries(r).map(([label, m]) => [
+          connections,
+          `\`${name}\``,
+          label,
+          m.rps,
+          ratio(m.rps, r.baseline.rps),
+          m.p50_ms,
+          m.p99_ms,
+          m.cpu_ms_per_request.server,
+          m.cpu_ms_per_request.postgres,
+          ...(PROFILE ? [m.statements?.total ?? ''] : []),
+        ]),
+      ),
     ),
   ),
   '',
@@ -133,8 +224,21 @@ const markdown = [
   '',
   ...targets.map(
     (t) =>
-      `- Target service ≥ 0.6 × baseline req/s, \`${t.endpoint}\`: ${t.ratio} — ${t.met ? 'met' : 'MISSED'}`,
+      `- Target at ${t.connections} connections, \`${t.endpoint}\`: ≥ ${t.minimum} × baseline req/s${t.p99_max_ms ? ` and p99 ≤ ${t.p99_max_ms} ms` : ''}: ${t.ratio}${t.p99_max_ms ? `, p99 ${t.p99_ms} ms` : ''} — ${t.met ? 'met' : 'MISSED'}`,
   ),
+  ...(PROFILE
+    ? [
+        '',
+        'Service statements per request (pg_stat_statements, calls ÷ requests, ≥ 0.01):',
+        ...Object.entries(passes).flatMap(([connections, rows]) =>
+          Object.entries(rows).map(
+            ([name, r]) =>
+              `- ${connections} connections, \`${name}\`: ${r.service.statements.total} — ${r.service.statements.top.map((t) => `${t.per_request} × \`${t.query}\``).join('; ')}`,
+          ),
+        ),
+        `- CPU profiles of the service: ${PROFILES}`,
+      ]
+    : []),
   ...void_.map((name) => `- WARNING: ${name} had errors or non-2xx answers; its figures are void`),
   `- Total run time: ${Math.round((Date.now() - started) / 1000)} s.`,
 ].join('\n');
@@ -146,7 +250,7 @@ writeResults(
     started_at: new Date(started).toISOString(),
     conversations: CONVERSATIONS,
     messages: MESSAGES,
-    connections: CONNECTIONS,
+    connections: CONNECTION_COUNTS,
     warmup_s: WARMUP,
     duration_s: DURATION,
     rate_limit_per_minute: stack.RATE_LIMIT_PER_MINUTE,

@@ -37,6 +37,7 @@ const messageJson = (row) => ({
   sender_id: id(row.sender_id),
   created_at: iso(row.created_at),
   attachments: row.attachments,
+  private: row.private,
 });
 const ticketJson = (row) => ({
   id: Number(row.id),

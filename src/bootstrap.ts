@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
-import { SwaggerModule } from '@nestjs/swagger';
+import { type OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 import type { Logger } from 'pino';
 import { AppModule, type AppModuleOptions } from './app.module';
 import { JsonExpressAdapter } from './common/http/json-express-adapter';
@@ -10,6 +10,7 @@ import { answerUnparsableRequests } from './common/http/client-error';
 import { buildOpenApiDocument } from './common/openapi/document';
 import cors from 'cors';
 import { httpLogger } from './common/logging/http-logger';
+import { LeanIoAdapter } from './modules/realtime/lean-io.adapter';
 import { RedisIoAdapter } from './modules/realtime/redis-io.adapter';
 import { PinoNestLogger } from './common/logging/logger';
 import { AppConfig } from './config/app-config';
@@ -52,6 +53,8 @@ export async function createApp(
     const adapter = new RedisIoAdapter(app, options.env.REDIS_URL);
     await adapter.connect();
     app.useWebSocketAdapter(adapter);
+  } else if (!preview) {
+    app.useWebSocketAdapter(new LeanIoAdapter(app));
   }
   app.useBodyParser('json', { limit: options.env.BODY_LIMIT });
   if (!preview) mountBrowserApps(app);
@@ -59,10 +62,11 @@ export async function createApp(
   // 4xx). The browser apps above read no input: their files and the dashboard's page come first.
   app.use(refuseUnreadableText);
 
-  const document = buildOpenApiDocument(app);
   if (!preview) {
-    app.get(DocsService).setDocument(document);
-    SwaggerModule.setup('api/docs', app, document, {
+    // Built on first use (the CLI's `openapi` builds its own from the preview).
+    const docs = app.get(DocsService);
+    docs.setDocumentSource(() => buildOpenApiDocument(app));
+    SwaggerModule.setup('api/docs', app, () => docs.document() as OpenAPIObject, {
       raw: false,
       customSiteTitle: 'Support Chat Service API',
       swaggerOptions: { url: '/api/v1/openapi.json' },

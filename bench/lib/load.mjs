@@ -6,7 +6,9 @@ import { rssMiB } from './stack.mjs';
 
 export const DURATION = Number(process.env.BENCH_DURATION ?? 10);
 export const WARMUP = Number(process.env.BENCH_WARMUP ?? 2);
-export const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 20);
+/** `bench:api` measures at each of these; `bench:growth` at the first. */
+export const CONNECTION_COUNTS = (process.env.BENCH_CONNECTIONS ?? '20,50').split(',').map(Number);
+export const CONNECTIONS = CONNECTION_COUNTS[0];
 
 const pick = (list) => list[Math.floor(Math.random() * list.length)];
 
@@ -30,10 +32,10 @@ export function endpoints(ids) {
   };
 }
 
-function run(server, endpoint, headers, duration) {
+function run(server, endpoint, headers, duration, connections) {
   const options = {
     url: server.url,
-    connections: CONNECTIONS,
+    connections,
     duration,
     requests: [
       {
@@ -53,12 +55,18 @@ function run(server, endpoint, headers, duration) {
  * Warm-up, then `DURATION` seconds of load: requests/s, latency, errors, peak RSS, and CPU ms
  * per request in the server, in PostgreSQL (`postmaster` is its pid) and in autocannon.
  */
-export async function measure(server, endpoint, postmaster, headers = {}) {
-  await run(server, endpoint, headers, WARMUP);
+export async function measure(
+  server,
+  endpoint,
+  postmaster,
+  headers = {},
+  connections = CONNECTIONS,
+) {
+  await run(server, endpoint, headers, WARMUP, connections);
   const cpu = cpuMeter(server.pid, postmaster);
   const samples = [];
   const sampler = setInterval(() => samples.push(rssMiB(server.pid)), 250);
-  const result = await run(server, endpoint, headers, DURATION).finally(() =>
+  const result = await run(server, endpoint, headers, DURATION, connections).finally(() =>
     clearInterval(sampler),
   );
   return {

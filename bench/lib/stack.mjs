@@ -29,12 +29,24 @@ export function freePort() {
   });
 }
 
-/** An embedded PostgreSQL on a temporary data directory, removed again by `stop()`. */
-export async function startDatabase() {
+/**
+ * An embedded PostgreSQL on a temporary data directory, removed again by `stop()`. With
+ * `statements`, `pg_stat_statements` is loaded (a restart) for counting statements per request.
+ */
+export async function startDatabase({ statements = false } = {}) {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'scs-bench-'));
   // As root, the server runs as the `postgres` user, which must be able to enter the directory.
   chmodSync(dataDir, 0o755);
-  const embedded = await dist('database/embedded-postgres.js').startEmbeddedPostgres(dataDir);
+  const start = () => dist('database/embedded-postgres.js').startEmbeddedPostgres(dataDir);
+  let embedded = await start();
+  if (statements) {
+    const admin = new pg.Client({ connectionString: embedded.adminUrl });
+    await admin.connect();
+    await admin.query(`ALTER SYSTEM SET shared_preload_libraries = 'pg_stat_statements'`);
+    await admin.end();
+    await embedded.stop();
+    embedded = await start();
+  }
   return {
     ...embedded,
     dataDir,
@@ -128,8 +140,8 @@ function cleanEnv(extra) {
 }
 
 /** Spawns a Node server and resolves once `GET <readyPath>` answers 200. */
-async function startNodeServer(name, script, env, port, readyPath) {
-  const child = spawn(process.execPath, [script], {
+async function startNodeServer(name, script, env, port, readyPath, nodeArgs = []) {
+  const child = spawn(process.execPath, [...nodeArgs, script], {
     cwd: os.tmpdir(),
     env: cleanEnv(env),
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -164,7 +176,7 @@ async function startNodeServer(name, script, env, port, readyPath) {
 export const RATE_LIMIT_PER_MINUTE = 100_000_000;
 
 /** The compiled service, as `npm run start:prod` runs it, against `databaseUrl`. */
-export async function startService(databaseUrl, publicUrl, port, extraEnv = {}) {
+export async function startService(databaseUrl, publicUrl, port, extraEnv = {}, nodeArgs = []) {
   return startNodeServer(
     'service',
     path.join(ROOT, 'dist', 'src', 'main.js'),
@@ -186,6 +198,7 @@ export async function startService(databaseUrl, publicUrl, port, extraEnv = {}) 
     },
     port,
     '/health/ready',
+    nodeArgs,
   );
 }
 

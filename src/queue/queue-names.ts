@@ -21,9 +21,20 @@ export interface MissedChatJob {
   conversationId: string;
 }
 
-/** One attempt of a webhook delivery (the delivery row holds everything else). */
-export interface WebhookDeliveryJob {
+/** A delivery attempt of a WebhookDeliveryJob, with its endpoint (checked for a free slot first). */
+export interface QueuedDelivery {
   deliveryId: string;
+  endpointId: string;
+}
+
+/**
+ * Webhook delivery attempts (the delivery rows hold everything else): the first attempts of one
+ * event's deliveries together, or one delivery's next attempt. `deliveryId` alone is the shape of
+ * jobs queued by earlier versions.
+ */
+export interface WebhookDeliveryJob {
+  deliveries?: QueuedDelivery[];
+  deliveryId?: string;
 }
 
 /** A visitor's one-time login code to mail; the code travels sealed (SecretBox), never in clear. */

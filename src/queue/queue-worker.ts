@@ -4,9 +4,15 @@ import type { QueueName } from './queue-names';
 const QUEUE_WORKER = Symbol('queue-worker');
 const BACKGROUND_WORKER = Symbol('background-worker');
 
-/** How a queue's jobs are consumed: `concurrency` jobs at once per instance. */
+/**
+ * How a queue's jobs are consumed: `concurrency` jobs at once per instance; `lockDuration` and
+ * `stalledInterval` (BullMQ's, 30 s each when not given) bound how long the jobs of a killed
+ * process wait before they run again (see worker-options.ts).
+ */
 export interface QueueWorkerOptions {
   concurrency: number;
+  lockDuration?: number;
+  stalledInterval?: number;
 }
 
 /** A queue's consumer: a provider marked `@QueueWorker(queue, options)`. */

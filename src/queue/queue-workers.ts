@@ -12,6 +12,7 @@ import {
   type BackgroundLoop,
   isBackgroundWorker,
   type JobProcessor,
+  type QueueWorkerOptions,
   queueWorkerOf,
 } from './queue-worker';
 
@@ -37,7 +38,7 @@ export class QueueWorkers implements OnApplicationBootstrap, BeforeApplicationSh
     if (!this.config.env.WORKERS_ENABLED) return;
     const consumers = new Map<
       QueueName,
-      { processor: JobProcessor<unknown>; concurrency: number }
+      { processor: JobProcessor<unknown>; options: QueueWorkerOptions }
     >();
     for (const wrapper of this.discovery.getProviders()) {
       const type: unknown = wrapper.metatype;
@@ -47,18 +48,20 @@ export class QueueWorkers implements OnApplicationBootstrap, BeforeApplicationSh
         if (consumers.has(worker.queue))
           throw new Error(`Two consumers registered for queue ${worker.queue}`);
         const processor = wrapper.instance as JobProcessor<unknown>;
-        consumers.set(worker.queue, { processor, concurrency: worker.concurrency });
+        const { queue, ...options } = worker;
+        consumers.set(queue, { processor, options });
       }
       if (isBackgroundWorker(type)) this.loops.push(wrapper.instance as BackgroundLoop);
     }
     const missing = Object.values(QueueName).filter((name) => !consumers.has(name));
     if (missing.length > 0)
       throw new Error(`No processor registered for queue(s): ${missing.join(', ')}`);
-    for (const [queue, { processor, concurrency }] of consumers) {
+    for (const [queue, { processor, options }] of consumers) {
       this.workers.push(
         new Worker(queue, (job) => processor.process(job), {
           connection: this.connection,
-          concurrency,
+          // Only the options given: BullMQ's defaults would be overwritten by an undefined one.
+          ...definedOnly(options),
         }),
       );
     }
@@ -72,4 +75,10 @@ export class QueueWorkers implements OnApplicationBootstrap, BeforeApplicationSh
       ...this.workers.map((worker) => worker.close()),
     ]);
   }
+}
+
+function definedOnly<T extends object>(options: T): Partial<T> {
+  return Object.fromEntries(
+    Object.entries(options).filter(([, value]) => value !== undefined),
+  ) as Partial<T>;
 }

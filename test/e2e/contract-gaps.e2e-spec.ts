@@ -3,29 +3,23 @@ import request from 'supertest';
 import { createVisitor } from '../factories/chat';
 import { addMember, createApiKey, registerOrganization } from '../factories/identity';
 import { startWidgetChat } from '../factories/widget-chat';
-import { type AppProcess, startApp } from '../utils/app-process';
-import { createTestDatabase, dropTestDatabase, pool } from '../utils/database';
+import type { AppProcess } from '../utils/app-process';
+import { startTestApp, type TestApp } from '../utils/test-app';
 
 const auth = (token: string) => ({ Authorization: `Bearer ${token}` });
 const PUBLIC_URL = 'https://chat.example.test';
 
 /** The contract gaps of issue 17, each a promise of the spec or DESIGN the answers broke. */
 describe('contract gaps', () => {
-  let databaseUrl: string;
+  let suite: TestApp | undefined;
   let app: AppProcess;
   let db: Pool;
 
   beforeAll(async () => {
-    databaseUrl = await createTestDatabase();
-    db = pool(databaseUrl);
-    app = await startApp({ DATABASE_URL: databaseUrl, PUBLIC_URL });
+    ({ app, db } = suite = await startTestApp({ PUBLIC_URL, COUNTRY_HEADER: 'CF-IPCountry' }));
   });
 
-  afterAll(async () => {
-    await app?.stop();
-    await db?.end();
-    await dropTestDatabase(databaseUrl);
-  });
+  afterAll(() => suite?.stop());
 
   describe('agent lists have the list shape and bounds of DESIGN section 3', () => {
     const LISTS = [
@@ -187,6 +181,52 @@ describe('contract gaps', () => {
         customer_name: 'Someone Else',
         customer_email: 'someone@else.test',
       });
+    });
+  });
+
+  describe("a visitor's country", () => {
+    it('comes from the configured proxy header, kept when a later visit has none', async () => {
+      const org = await registerOrganization(app.url);
+      const { key } = await createApiKey(app.url, org.token, ['visitors:read']);
+      const site = org.site;
+      const first = await request(app.url)
+        .post('/api/widget/init')
+        .set('CF-IPCountry', 'de')
+        .send({ widget_key: site.widget_key })
+        .expect(200);
+      const read = async () =>
+        (
+          await request(app.url)
+            .get(`/api/v1/visitors/${first.body.visitor_id}`)
+            .set(auth(key))
+            .expect(200)
+        ).body.data.country as string | null;
+      expect(await read()).toBe('DE');
+
+      await request(app.url)
+        .post('/api/widget/init')
+        .set('CF-IPCountry', 'XX')
+        .send({ widget_key: site.widget_key, visitor_uid: first.body.visitor_uid })
+        .expect(200);
+      expect(await read()).toBe('DE');
+
+      await request(app.url)
+        .post('/api/widget/init')
+        .set('CF-IPCountry', 'fr')
+        .send({ widget_key: site.widget_key, visitor_uid: first.body.visitor_uid })
+        .expect(200);
+      expect(await read()).toBe('FR');
+
+      const unknown = await request(app.url)
+        .post('/api/widget/init')
+        .set('CF-IPCountry', 'T1')
+        .send({ widget_key: site.widget_key })
+        .expect(200);
+      const other = await request(app.url)
+        .get(`/api/v1/visitors/${unknown.body.visitor_id}`)
+        .set(auth(key))
+        .expect(200);
+      expect(other.body.data.country).toBeNull();
     });
   });
 });

@@ -69,7 +69,7 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
     operationIdFactory: (controllerKey, methodKey) =>
       `${controllerKey.replace(/Controller$/, '')}_${methodKey}`,
   });
-  return sortKeys(withTextRule(document)) as OpenAPIObject;
+  return sortKeys(withResponseHeaders(withTextRule(document))) as OpenAPIObject;
 }
 
 const MALFORMED_400 = {
@@ -98,6 +98,70 @@ function withTextRule(document: OpenAPIObject): OpenAPIObject {
       if (!operation) continue;
       operation.responses['400'] ??= MALFORMED_400;
       operation.responses['422'] ??= TEXT_RULE_422;
+    }
+  }
+  return document;
+}
+
+interface HeaderObject {
+  description: string;
+  schema: { type: string; enum?: string[] };
+}
+
+const RATE_LIMIT_HEADERS: Record<string, HeaderObject> = {
+  'X-RateLimit-Limit': {
+    description: 'Requests allowed per API key and minute (RATE_LIMIT_PER_MINUTE)',
+    schema: { type: 'integer' },
+  },
+  'X-RateLimit-Remaining': {
+    description: 'Requests left in the current window',
+    schema: { type: 'integer' },
+  },
+  'X-RateLimit-Reset': {
+    description: 'Seconds until the window resets',
+    schema: { type: 'integer' },
+  },
+};
+const RETRY_AFTER: HeaderObject = {
+  description: 'Seconds to wait before trying again',
+  schema: { type: 'integer' },
+};
+const REPLAYED: HeaderObject = {
+  description: 'Present (`true`) when this is the kept first response to the same Idempotency-Key',
+  schema: { type: 'string', enum: ['true'] },
+};
+/** Answered before the API key is known (body parser, authentication): no limit headers. */
+const BEFORE_THE_KEY = ['400', '401'];
+
+/**
+ * The headers the API sends, declared where it sends them: X-RateLimit-* on every public API
+ * answer once the key is known (ApiThrottlerGuard), Retry-After on every 429 (each limit sets it),
+ * Idempotent-Replayed on whatever a replay of a kept response can be (IdempotencyInterceptor:
+ * every status below 500).
+ */
+function withResponseHeaders(document: OpenAPIObject): OpenAPIObject {
+  for (const item of Object.values(document.paths)) {
+    for (const method of ['get', 'put', 'post', 'delete', 'patch'] as const) {
+      const operation = item[method];
+      if (!operation) continue;
+      const limited = (operation.security ?? []).some(
+        (scheme) => 'api_key' in scheme || 'service_key' in scheme,
+      );
+      const idempotent = (operation.parameters ?? []).some(
+        (parameter) =>
+          'in' in parameter && parameter.in === 'header' && parameter.name === 'Idempotency-Key',
+      );
+      for (const [status, response] of Object.entries(operation.responses)) {
+        if (!response || '$ref' in response) continue;
+        const headers: Record<string, HeaderObject> = {};
+        const afterTheKey = !BEFORE_THE_KEY.includes(status) && Number(status) < 500;
+        if (limited && !BEFORE_THE_KEY.includes(status)) Object.assign(headers, RATE_LIMIT_HEADERS);
+        if (status === '429') headers['Retry-After'] = RETRY_AFTER;
+        if (idempotent && afterTheKey) headers['Idempotent-Replayed'] = REPLAYED;
+        if (Object.keys(headers).length > 0) {
+          response.headers = { ...(response.headers ?? {}), ...headers };
+        }
+      }
     }
   }
   return document;

@@ -1,5 +1,5 @@
 import { Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
-import { createTransport, type Transporter } from 'nodemailer';
+import type { Transporter } from 'nodemailer';
 import { AppConfig } from '../../config/app-config';
 
 /**
@@ -27,7 +27,8 @@ export class LoginCodeMailer implements OnApplicationShutdown {
       }
       return;
     }
-    this.transport ??= createTransport(url);
+    // Loaded on the first mail: most instances never send one (bench/README.md, Idle memory).
+    this.transport ??= (await import('nodemailer')).createTransport(url);
     await this.transport.sendMail({
       from: this.config.env.MAIL_FROM,
       to: mail.to,

@@ -2,13 +2,14 @@ import { Injectable, type OnApplicationBootstrap } from '@nestjs/common';
 import type { Job } from 'bullmq';
 import { type DomainEventJob, QueueName } from '../../queue/queue-names';
 import { type JobProcessor, QueueWorker } from '../../queue/queue-worker';
+import { QUICK_RECOVERY } from '../../queue/worker-options';
 import type { DomainEventRecord } from './domain-event';
 import { OutboxWorkerRepository } from './outbox-worker.repository';
 import { OutboxService } from './outbox.service';
 
 /** Hands each committed event to its subscribers, then marks the outbox row processed. */
 @Injectable()
-@QueueWorker(QueueName.DomainEvents, { concurrency: 10 })
+@QueueWorker(QueueName.DomainEvents, { concurrency: 10, ...QUICK_RECOVERY })
 export class DomainEventsProcessor implements JobProcessor<DomainEventJob>, OnApplicationBootstrap {
   constructor(
     private readonly outbox: OutboxService,

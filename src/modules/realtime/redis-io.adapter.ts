@@ -1,14 +1,14 @@
 import type { INestApplicationContext } from '@nestjs/common';
-import { IoAdapter } from '@nestjs/platform-socket.io';
 import { createAdapter } from '@socket.io/redis-adapter';
 import { Redis } from 'ioredis';
 import type { Server, ServerOptions } from 'socket.io';
+import { LeanIoAdapter } from './lean-io.adapter';
 
 /**
  * Socket.IO over Redis pub/sub: a push from any instance reaches sockets on every instance, and
  * `fetchSockets` counts them all (DESIGN section 1, REDIS_URL).
  */
-export class RedisIoAdapter extends IoAdapter {
+export class RedisIoAdapter extends LeanIoAdapter {
   private readonly publisher: Redis;
   private readonly subscriber: Redis;
 

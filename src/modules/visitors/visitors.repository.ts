@@ -39,6 +39,8 @@ export interface VisitorContext {
   email?: string;
   phone?: string;
   language?: string;
+  /** ISO 3166-1 alpha-2, from the proxy's country header (see visitor-country.ts). */
+  country?: string;
   pageUrl?: string;
   pageTitle?: string;
   platform?: string;
@@ -166,8 +168,8 @@ export class VisitorsRepository {
     const rows = await sql<WidgetVisitorRow>(
       manager,
       `INSERT INTO visitors (organization_id, site_id, visitor_uid, name, email, phone, language,
-         page_url, page_title, platform, app_id, app_version, app_build, last_seen_at)
-       VALUES ($1, $2, gen_random_uuid(), $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, now())
+         page_url, page_title, platform, app_id, app_version, app_build, country, last_seen_at)
+       VALUES ($1, $2, gen_random_uuid(), $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, now())
        RETURNING ${WIDGET_COLUMNS}`,
       [organizationId, siteId, ...contextValues(context)],
     );
@@ -188,8 +190,9 @@ export class VisitorsRepository {
          language = COALESCE($5, language), page_url = COALESCE($6, page_url),
          page_title = COALESCE($7, page_title), platform = COALESCE($8, platform),
          app_id = COALESCE($9, app_id), app_version = COALESCE($10, app_version),
-         app_build = COALESCE($11, app_build), last_seen_at = now(), updated_at = now()
-       WHERE id = $1 AND organization_id = $12 RETURNING ${WIDGET_COLUMNS}`,
+         app_build = COALESCE($11, app_build), country = COALESCE($12, country),
+         last_seen_at = now(), updated_at = now()
+       WHERE id = $1 AND organization_id = $13 RETURNING ${WIDGET_COLUMNS}`,
       [visitorId, ...contextValues(context), organizationId],
     );
     return rows[0];
@@ -239,4 +242,5 @@ const contextValues = (context: VisitorContext) => [
   context.appId ?? null,
   context.appVersion ?? null,
   context.appBuild ?? null,
+  context.country ?? null,
 ];

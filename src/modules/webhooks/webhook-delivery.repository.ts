@@ -1,190 +1,284 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource, type EntityManager } from 'typeorm';
+import { DataSource } from 'typeorm';
 import { sql } from '../../database/sql';
-import type { AttemptRow, DeliveryRow, SendableRow } from './webhooks.repository';
+import { Batcher } from './batcher';
+import type { AttemptOutcome } from './webhook-outcome';
+import type { AttemptRow, ClaimedRow } from './webhook-rows';
+
+/** A delivery to write for an outbox event; its body already names its id. */
+export interface NewDelivery {
+  id: string;
+  endpointId: string;
+  body: string;
+}
+
+/** A delivery waiting for its queue job. */
+export interface PendingDelivery {
+  id: string;
+  endpoint_id: string;
+  attempts: number;
+}
 
 /**
- * The delivery worker's access to webhook deliveries and endpoints, by delivery or endpoint id
- * alone: these rows come from the queue, not from a request, so no organization is at hand. Only
- * the deliverer and the dispatcher use it (a test checks who imports it); request paths use the
- * organization-scoped WebhooksRepository.
+ * The delivery pipeline's access to webhook deliveries and endpoints, by delivery or endpoint id:
+ * these rows come from the queue, not from a request. Only the dispatcher and the deliverer use
+ * it (a test checks who imports it); the agent API uses the organization-scoped
+ * WebhooksRepository.
+ *
+ * Claims and successful attempts, the two statements of every delivery, are batched: the calls
+ * made while one batch is written go into the next (see Batcher).
  */
 @Injectable()
 export class WebhookDeliveryRepository {
+  private readonly claims = new Batcher<
+    { deliveryId: string; claimant: string; leaseMs: number },
+    ClaimedRow | undefined
+  >((items) => this.claimAll(items));
+  private readonly successes = new Batcher<AttemptRow & { endpointId: string }, void>((items) =>
+    this.recordSuccesses(items),
+  );
+
   constructor(private readonly dataSource: DataSource) {}
 
-  /** Deliveries of an outbox event that no attempt has touched yet. */
-  unsent(outboxId: string): Promise<{ id: string }[]> {
+  /** Active endpoints of the organization subscribed to `event`. */
+  subscribed(organizationId: string, event: string): Promise<{ id: string }[]> {
     return sql<{ id: string }>(
       this.dataSource,
-      `SELECT id FROM webhook_deliveries WHERE outbox_id = $1 AND status = 'pending' AND attempts = 0`,
-      [outboxId],
+      `SELECT id FROM webhook_endpoints WHERE organization_id = $1 AND is_active AND $2 = ANY (events)`,
+      [organizationId, event],
+    );
+  }
+
+  /**
+   * Writes one delivery per endpoint of an outbox event, due now, in one statement; a second
+   * write for the same endpoint and event is a no-op. Answers the event's deliveries no attempt
+   * has touched yet: the new ones and those an earlier, interrupted run wrote but did not queue.
+   */
+  create(
+    organizationId: string,
+    event: { outboxId: string; type: string; occurredAt: string },
+    deliveries: NewDelivery[],
+  ): Promise<PendingDelivery[]> {
+    return sql<PendingDelivery>(
+      this.dataSource,
+      `WITH input AS (
+         SELECT * FROM unnest($3::uuid[], $4::bigint[], $5::text[]) AS t(id, endpoint_id, body)),
+       inserted AS (
+         INSERT INTO webhook_deliveries (id, organization_id, endpoint_id, outbox_id, event, body,
+           event_created_at, next_attempt_at)
+         SELECT id, $1::bigint, endpoint_id, $2::bigint, $6::text, body, $7::timestamptz, now()
+         FROM input
+         ON CONFLICT (endpoint_id, outbox_id) DO NOTHING
+         RETURNING id, endpoint_id, attempts)
+       SELECT id, endpoint_id, attempts FROM inserted
+       UNION ALL
+       SELECT id, endpoint_id, attempts FROM webhook_deliveries
+       WHERE endpoint_id IN (SELECT id FROM webhook_endpoints WHERE organization_id = $1::bigint)
+         AND outbox_id = $2::bigint AND status = 'pending' AND attempts = 0`,
+      [
+        organizationId,
+        event.outboxId,
+        deliveries.map((d) => d.id),
+        deliveries.map((d) => d.endpointId),
+        deliveries.map((d) => d.body),
+        event.type,
+        event.occurredAt,
+      ],
     );
   }
 
   /** Pending deliveries whose attempt is overdue (their job was lost): the sweeper re-queues them. */
-  overdue(olderThanMs: number, limit: number): Promise<{ id: string; attempts: number }[]> {
-    return sql<{ id: string; attempts: number }>(
+  overdue(olderThanMs: number, limit: number): Promise<PendingDelivery[]> {
+    return sql<PendingDelivery>(
       this.dataSource,
-      `SELECT id, attempts FROM webhook_deliveries
+      `SELECT id, endpoint_id, attempts FROM webhook_deliveries
        WHERE status = 'pending' AND next_attempt_at < now() - $1 * interval '1 millisecond'
        ORDER BY next_attempt_at LIMIT $2`,
       [olderThanMs, limit],
     );
   }
 
-  async sendable(deliveryId: string): Promise<SendableRow | undefined> {
-    const rows = await sql<SendableRow>(
+  /** The endpoint of a delivery (for a job queued without it). */
+  async endpointOf(deliveryId: string): Promise<string | undefined> {
+    const rows = await sql<{ endpoint_id: string }>(
       this.dataSource,
-      `SELECT d.id, d.organization_id, d.endpoint_id, d.event, d.body, d.status, d.attempts,
-         e.url, e.secret_sealed, e.is_active, e.failing_since
-       FROM webhook_deliveries d JOIN webhook_endpoints e ON e.id = d.endpoint_id
-       WHERE d.id = $1`,
+      `SELECT endpoint_id FROM webhook_deliveries WHERE id = $1`,
       [deliveryId],
     );
-    return rows[0];
-  }
-
-  async recordAttempt(manager: EntityManager, attempt: AttemptRow): Promise<void> {
-    await sql(
-      manager,
-      `INSERT INTO webhook_attempts (delivery_id, attempt, started_at, duration_ms, status_code,
-         response_excerpt, error)
-       VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (delivery_id, attempt) DO NOTHING`,
-      [
-        attempt.delivery_id,
-        attempt.attempt,
-        attempt.started_at,
-        attempt.duration_ms,
-        attempt.status_code,
-        attempt.response_excerpt,
-        attempt.error,
-      ],
-    );
+    return rows[0]?.endpoint_id;
   }
 
   /**
-   * A successful attempt, in one statement instead of a transaction of five: the attempt logged,
-   * the endpoint's failure streak (if any) ended, the delivery settled. As for every attempt
-   * record, the commit does not wait for the disk: losing it in a crash means one more attempt,
-   * not a lost event.
+   * Takes the next attempt of a due, pending delivery for `leaseMs`, for `claimant` (the queue
+   * job): the claim pushes `next_attempt_at` past the attempt's deadline, so a duplicate job
+   * finds nothing to do and the sweeper only re-queues the delivery if this process dies
+   * mid-attempt. The same claimant may take its claim again at once: the queue runs a job again
+   * only when the process that ran it died (its lock ran out), so no attempt is left running.
    */
-  async recordSuccess(attempt: AttemptRow, endpointId: string): Promise<void> {
+  claim(deliveryId: string, claimant: string, leaseMs: number): Promise<ClaimedRow | undefined> {
+    return this.claims.add({ deliveryId, claimant, leaseMs });
+  }
+
+  private async claimAll(
+    items: { deliveryId: string; claimant: string; leaseMs: number }[],
+  ): Promise<(ClaimedRow | undefined)[]> {
+    const rows = await sql<ClaimedRow>(
+      this.dataSource,
+      `UPDATE webhook_deliveries d
+       SET next_attempt_at = now() + c.lease_ms * interval '1 millisecond', claimed_by = c.claimant
+       FROM unnest($1::uuid[], $2::text[], $3::int[]) AS c(id, claimant, lease_ms),
+         webhook_endpoints e
+       WHERE d.id = c.id AND e.id = d.endpoint_id AND d.status = 'pending'
+         AND (d.next_attempt_at IS NULL OR d.next_attempt_at <= now() + interval '5 seconds'
+           OR d.claimed_by = c.claimant)
+       RETURNING d.id, d.endpoint_id, d.event, d.body, d.attempts, e.url, e.secret_sealed,
+         e.is_active`,
+      [
+        items.map((item) => item.deliveryId),
+        items.map((item) => item.claimant),
+        items.map((item) => item.leaseMs),
+      ],
+    );
+    const byId = new Map(rows.map((row) => [row.id, row]));
+    // A delivery asked for twice in one batch is claimed once.
+    return items.map((item) => {
+      const row = byId.get(item.deliveryId);
+      byId.delete(item.deliveryId);
+      return row;
+    });
+  }
+
+  /**
+   * A successful attempt: logged, the endpoint's failure streak (if any) ended, the delivery
+   * settled. As for every attempt record, the commit does not wait for the disk: losing it in a
+   * crash means one more attempt, not a lost event.
+   */
+  recordSuccess(attempt: AttemptRow, endpointId: string): Promise<void> {
+    return this.successes.add({ ...attempt, endpointId });
+  }
+
+  private async recordSuccesses(items: (AttemptRow & { endpointId: string })[]): Promise<void[]> {
     await sql(
       this.dataSource,
       `WITH quick AS (SELECT set_config('synchronous_commit', 'off', true)),
+       input AS (
+         SELECT * FROM unnest($1::uuid[], $2::int[], $3::timestamptz[], $4::int[], $5::int[],
+           $6::text[]) AS t(delivery_id, attempt, started_at, duration_ms, status_code, excerpt)),
        logged AS (
          INSERT INTO webhook_attempts (delivery_id, attempt, started_at, duration_ms, status_code,
            response_excerpt, error)
-         SELECT $1::uuid, $2::int, $3::timestamptz, $4::int, $5::int, $6::text, NULL FROM quick
+         SELECT delivery_id, attempt, started_at, duration_ms, status_code, excerpt, NULL
+         FROM input CROSS JOIN quick
          ON CONFLICT (delivery_id, attempt) DO NOTHING),
        streak AS (
          UPDATE webhook_endpoints SET failing_since = NULL
-         WHERE id = $7 AND failing_since IS NOT NULL)
-       UPDATE webhook_deliveries SET attempts = $2, status = 'succeeded', last_status_code = $5,
-         next_attempt_at = NULL, completed_at = now()
-       WHERE id = $1`,
+         WHERE id = ANY ($7::bigint[]) AND failing_since IS NOT NULL)
+       UPDATE webhook_deliveries d SET attempts = i.attempt, status = 'succeeded',
+         last_status_code = i.status_code, next_attempt_at = NULL, completed_at = now()
+       FROM input i WHERE d.id = i.delivery_id`,
       [
-        attempt.delivery_id,
-        attempt.attempt,
-        attempt.started_at,
-        attempt.duration_ms,
-        attempt.status_code,
-        attempt.response_excerpt,
-        endpointId,
+        items.map((item) => item.delivery_id),
+        items.map((item) => item.attempt),
+        items.map((item) => item.started_at),
+        items.map((item) => item.duration_ms),
+        items.map((item) => item.status_code),
+        items.map((item) => item.response_excerpt),
+        [...new Set(items.map((item) => item.endpointId))],
       ],
     );
+    return items.map(() => undefined);
   }
 
-  async settleDelivery(
-    manager: EntityManager,
+  /**
+   * A failed attempt, in one transaction: logged, the endpoint's failure streak started (or its
+   * start read), the outcome `decide` gives for that streak applied (the endpoint disabled, the
+   * delivery settled or its next attempt planned). Answers the outcome.
+   */
+  async recordFailure(
+    attempt: AttemptRow,
+    endpointId: string,
+    decide: (failingSince: Date | null) => AttemptOutcome,
+  ): Promise<AttemptOutcome> {
+    return this.dataSource.transaction(async (manager) => {
+      await manager.query(`SET LOCAL synchronous_commit = off`);
+      await sql(
+        manager,
+        `INSERT INTO webhook_attempts (delivery_id, attempt, started_at, duration_ms, status_code,
+           response_excerpt, error)
+         VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (delivery_id, attempt) DO NOTHING`,
+        [
+          attempt.delivery_id,
+          attempt.attempt,
+          attempt.started_at,
+          attempt.duration_ms,
+          attempt.status_code,
+          attempt.response_excerpt,
+          attempt.error,
+        ],
+      );
+      // Written only when the streak really starts, so failures of one endpoint do not queue up
+      // on its row.
+      const started = await sql<{ failing_since: Date | null }>(
+        manager,
+        `UPDATE webhook_endpoints SET failing_since = now()
+         WHERE id = $1 AND failing_since IS NULL RETURNING failing_since`,
+        [endpointId],
+      );
+      const streak =
+        started[0] ??
+        (
+          await sql<{ failing_since: Date | null }>(
+            manager,
+            `SELECT failing_since FROM webhook_endpoints WHERE id = $1`,
+            [endpointId],
+          )
+        )[0];
+      const outcome = decide(streak?.failing_since ?? null);
+      if (outcome.status === 'failed' && outcome.disable) {
+        await sql(
+          manager,
+          `UPDATE webhook_endpoints SET is_active = false, disabled_at = now(),
+             disabled_reason = $2, updated_at = now() WHERE id = $1`,
+          [endpointId, outcome.disable],
+        );
+      }
+      await this.settle(manager, attempt.delivery_id, {
+        attempts: attempt.attempt,
+        status: outcome.status,
+        statusCode: attempt.status_code,
+        retryInMs: outcome.status === 'pending' ? outcome.retryInMs : null,
+      });
+      return outcome;
+    });
+  }
+
+  /** A delivery whose endpoint was disabled meanwhile: failed without an attempt. */
+  async failUnsent(deliveryId: string, attempts: number): Promise<void> {
+    await this.settle(this.dataSource, deliveryId, {
+      attempts,
+      status: 'failed',
+      statusCode: null,
+      retryInMs: null,
+    });
+  }
+
+  private async settle(
+    executor: Parameters<typeof sql>[0],
     deliveryId: string,
     outcome: {
       attempts: number;
-      status: DeliveryRow['status'];
+      status: AttemptOutcome['status'];
       statusCode: number | null;
-      nextAttemptAt: Date | null;
+      retryInMs: number | null;
     },
   ): Promise<void> {
     await sql(
-      manager,
+      executor,
       `UPDATE webhook_deliveries SET attempts = $2, status = $3, last_status_code = $4,
-         next_attempt_at = $5, completed_at = CASE WHEN $3 = 'pending' THEN NULL ELSE now() END
+         next_attempt_at = now() + $5 * interval '1 millisecond',
+         completed_at = CASE WHEN $3 = 'pending' THEN NULL ELSE now() END
        WHERE id = $1`,
-      [deliveryId, outcome.attempts, outcome.status, outcome.statusCode, outcome.nextAttemptAt],
-    );
-  }
-
-  /**
-   * After an attempt: a success ends the endpoint's failure streak, a failure starts one. Each
-   * statement only writes when the streak really changes, so concurrent successful deliveries of
-   * one endpoint do not queue up on its row.
-   */
-  async endpointOutcome(
-    manager: EntityManager,
-    endpointId: string,
-    succeeded: boolean,
-  ): Promise<{ failing_since: Date | null }> {
-    if (succeeded) {
-      await sql(
-        manager,
-        `UPDATE webhook_endpoints SET failing_since = NULL WHERE id = $1 AND failing_since IS NOT NULL`,
-        [endpointId],
-      );
-      return { failing_since: null };
-    }
-    const started = await sql<{ failing_since: Date }>(
-      manager,
-      `UPDATE webhook_endpoints SET failing_since = now()
-       WHERE id = $1 AND failing_since IS NULL RETURNING failing_since`,
-      [endpointId],
-    );
-    if (started[0]) return started[0];
-    const rows = await sql<{ failing_since: Date | null }>(
-      manager,
-      `SELECT failing_since FROM webhook_endpoints WHERE id = $1`,
-      [endpointId],
-    );
-    return rows[0] ?? { failing_since: null };
-  }
-
-  async disableEndpoint(
-    manager: EntityManager,
-    endpointId: string,
-    reason: 'gone' | 'failing',
-  ): Promise<void> {
-    await sql(
-      manager,
-      `UPDATE webhook_endpoints SET is_active = false, disabled_at = now(), disabled_reason = $2,
-         updated_at = now() WHERE id = $1`,
-      [endpointId, reason],
-    );
-  }
-
-  /**
-   * Takes attempt `attempts + 1` of a due, pending delivery for `leaseMs`: the claim pushes
-   * `next_attempt_at` past the attempt's deadline, so a duplicate job finds nothing to do and the
-   * sweeper only re-queues the delivery if this process dies mid-attempt.
-   */
-  async claim(deliveryId: string, attempts: number, leaseMs: number): Promise<boolean> {
-    const rows = await sql(
-      this.dataSource,
-      `UPDATE webhook_deliveries SET next_attempt_at = now() + $3 * interval '1 millisecond'
-       WHERE id = $1 AND status = 'pending' AND attempts = $2
-         AND (next_attempt_at IS NULL OR next_attempt_at <= now() + interval '5 seconds')
-       RETURNING id`,
-      [deliveryId, attempts, leaseMs],
-    );
-    return rows.length > 0;
-  }
-
-  /** Hands a claim back (the attempt will run later): the next claim of it succeeds at once. */
-  async unclaim(deliveryId: string, attempts: number): Promise<void> {
-    await sql(
-      this.dataSource,
-      `UPDATE webhook_deliveries SET next_attempt_at = now()
-       WHERE id = $1 AND status = 'pending' AND attempts = $2`,
-      [deliveryId, attempts],
+      [deliveryId, outcome.attempts, outcome.status, outcome.statusCode, outcome.retryInMs],
     );
   }
 }

@@ -6,14 +6,12 @@ import {
   type OnApplicationBootstrap,
   type OnModuleInit,
 } from '@nestjs/common';
-import { DataSource } from 'typeorm';
 import { AppConfig } from '../../config/app-config';
 import type { DomainEventRecord } from '../outbox/domain-event';
 import { OutboxService } from '../outbox/outbox.service';
 import { WebhookDeliverer } from './webhook-deliverer';
 import { WEBHOOK_EVENTS } from './webhook-events';
 import { WebhookDeliveryRepository } from './webhook-delivery.repository';
-import { WebhooksRepository } from './webhooks.repository';
 
 const SWEEP_EVERY_MS = 30_000;
 const SWEEP_OVERDUE_MS = 60_000;
@@ -43,11 +41,9 @@ export class WebhookDispatcher
 
   constructor(
     private readonly outbox: OutboxService,
-    private readonly webhooks: WebhooksRepository,
     private readonly deliveries: WebhookDeliveryRepository,
     private readonly deliverer: WebhookDeliverer,
     private readonly config: AppConfig,
-    private readonly dataSource: DataSource,
   ) {}
 
   onModuleInit(): void {
@@ -64,31 +60,37 @@ export class WebhookDispatcher
   }
 
   private async dispatch(record: DomainEventRecord): Promise<void> {
-    if (!record.organizationId) return;
-    const endpoints = await this.webhooks.subscribed(record.organizationId, record.type);
+    const organizationId = record.organizationId;
+    if (!organizationId) return;
+    const endpoints = await this.deliveries.subscribed(organizationId, record.type);
     if (endpoints.length === 0) return;
-    await this.dataSource.transaction(async (manager) => {
-      for (const endpoint of endpoints) {
+    const unsent = await this.deliveries.create(
+      organizationId,
+      { outboxId: record.outboxId, type: record.type, occurredAt: record.occurredAt },
+      endpoints.map((endpoint) => {
         const id = randomUUID();
-        await this.webhooks.insertDelivery(manager, record.organizationId as string, {
+        return {
           id,
           endpointId: endpoint.id,
-          outboxId: record.outboxId,
-          event: record.type,
           body: deliveryBody(id, record.type, record.occurredAt, record.payload),
-          eventCreatedAt: record.occurredAt,
-        });
-      }
-    });
-    // Also the deliveries an earlier, interrupted run of this event wrote but did not queue.
-    const unsent = await this.deliveries.unsent(record.outboxId);
-    await Promise.all(unsent.map((delivery) => this.deliverer.enqueue(delivery.id, 1)));
+        };
+      }),
+    );
+    await this.deliverer.enqueueFirst(
+      `outbox-${record.outboxId}`,
+      unsent.map((delivery) => ({ deliveryId: delivery.id, endpointId: delivery.endpoint_id })),
+    );
   }
 
   private async sweep(): Promise<void> {
     try {
       for (const delivery of await this.deliveries.overdue(SWEEP_OVERDUE_MS, 500)) {
-        await this.deliverer.enqueue(delivery.id, delivery.attempts + 1, 0, `-sweep-${Date.now()}`);
+        await this.deliverer.enqueue(
+          { deliveryId: delivery.id, endpointId: delivery.endpoint_id },
+          delivery.attempts + 1,
+          0,
+          `-sweep-${Date.now()}`,
+        );
       }
     } catch (error) {
       this.logger.warn({ msg: 'webhook sweep failed', err: String(error) });

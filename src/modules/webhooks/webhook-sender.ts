@@ -20,6 +20,10 @@ export interface SendResult {
 }
 
 const EXCERPT_BYTES = 1024;
+/** Keep-alive agents kept at most, one per origin (the least recently used one is forgotten). */
+const MAX_AGENTS = 1000;
+/** An idle kept-alive connection is closed after this long. */
+const IDLE_SOCKET_MS = 30_000;
 
 export class RefusedTarget extends Error {}
 
@@ -46,6 +50,28 @@ function guardedLookup(allowInsecure: boolean) {
       return callback(null, addresses[0].address, addresses[0].family);
     });
   };
+}
+
+const agents = new Map<string, http.Agent>();
+
+/**
+ * A keep-alive agent per origin: consecutive deliveries to an endpoint reuse its connections
+ * instead of a TCP (and TLS) handshake each. The address is still checked by `guardedLookup` each
+ * time a connection is opened, which is the only time one is chosen.
+ */
+function agentFor(target: URL, allowInsecure: boolean): http.Agent {
+  const key = `${target.origin} ${allowInsecure}`;
+  let agent = agents.get(key);
+  if (agent) {
+    agents.delete(key);
+  } else {
+    const options = { keepAlive: true, maxFreeSockets: 8, timeout: IDLE_SOCKET_MS };
+    agent = target.protocol === 'https:' ? new https.Agent(options) : new http.Agent(options);
+  }
+  agents.set(key, agent);
+  // A forgotten agent's idle connections close on their own after IDLE_SOCKET_MS.
+  if (agents.size > MAX_AGENTS) agents.delete(agents.keys().next().value as string);
+  return agent;
 }
 
 /**
@@ -91,7 +117,7 @@ export function sendWebhook(
         method: 'POST',
         headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) },
         lookup: guardedLookup(options.allowInsecure) as never,
-        agent: false,
+        agent: agentFor(target, options.allowInsecure),
       },
       (response) => {
         const chunks: Buffer[] = [];

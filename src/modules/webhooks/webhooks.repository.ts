@@ -1,63 +1,20 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource, type EntityManager } from 'typeorm';
+import { DataSource } from 'typeorm';
 import { pageOf, sql } from '../../database/sql';
+import type { AttemptRow, DeliveryRow, EndpointRow } from './webhook-rows';
 
-export interface EndpointRow {
-  id: string;
-  organization_id: string;
-  url: string;
-  description: string | null;
-  events: string[];
-  is_active: boolean;
-  secret_prefix: string;
-  disabled_at: Date | null;
-  disabled_reason: string | null;
-  created_at: Date;
-  updated_at: Date;
-}
-
-export interface DeliveryRow {
-  id: string;
-  endpoint_id: string;
-  event: string;
-  status: 'pending' | 'succeeded' | 'failed';
-  attempts: number;
-  next_attempt_at: Date | null;
-  last_status_code: number | null;
-  created_at: Date;
-  completed_at: Date | null;
-}
-
-export interface AttemptRow {
-  delivery_id: string;
-  attempt: number;
-  started_at: Date;
-  duration_ms: number;
-  status_code: number | null;
-  response_excerpt: string | null;
-  error: string | null;
-}
-
-/** What sending one attempt needs. */
-export interface SendableRow {
-  id: string;
-  organization_id: string;
-  endpoint_id: string;
-  event: string;
-  body: string;
-  status: DeliveryRow['status'];
-  attempts: number;
-  url: string;
-  secret_sealed: string;
-  is_active: boolean;
-  failing_since: Date | null;
-}
+export type { AttemptRow, DeliveryRow, EndpointRow } from './webhook-rows';
 
 const ENDPOINT =
   'id, organization_id, url, description, events, is_active, secret_prefix, disabled_at, disabled_reason, created_at, updated_at';
 const DELIVERY =
   'id, endpoint_id, event, status, attempts, next_attempt_at, last_status_code, created_at, completed_at';
 
+/**
+ * An organization's webhook endpoints and the log of their deliveries, as the agent API manages
+ * them: every statement names the organization. The delivery pipeline (claiming, sending,
+ * recording attempts) has its own, worker-only repository: WebhookDeliveryRepository.
+ */
 @Injectable()
 export class WebhooksRepository {
   constructor(private readonly dataSource: DataSource) {}
@@ -169,42 +126,31 @@ export class WebhooksRepository {
     return rows.length > 0;
   }
 
-  /** Active endpoints of the organization subscribed to `event`. */
-  subscribed(organizationId: string, event: string): Promise<{ id: string }[]> {
-    return sql<{ id: string }>(
-      this.dataSource,
-      `SELECT id FROM webhook_endpoints WHERE organization_id = $1 AND is_active AND $2 = ANY (events)`,
-      [organizationId, event],
-    );
-  }
-
-  /** One delivery per endpoint and outbox event; a second insert for the same pair is a no-op. */
+  /** A delivery of no outbox event (a test ping), due now. */
   async insertDelivery(
-    manager: EntityManager | DataSource,
     organizationId: string,
     delivery: {
       id: string;
       endpointId: string;
-      outboxId: string | null;
       event: string;
       body: string;
       eventCreatedAt: string;
     },
   ): Promise<void> {
     await sql(
-      manager,
-      `INSERT INTO webhook_deliveries (id, organization_id, endpoint_id, outbox_id, event, body,
+      this.dataSource,
+      `INSERT INTO webhook_deliveries (id, organization_id, endpoint_id, event, body,
          event_created_at, next_attempt_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, now())
-       ON CONFLICT (endpoint_id, outbox_id) DO NOTHING`,
+       SELECT $1::uuid, organization_id, id, $3::text, $4::text, $5::timestamptz, now()
+       FROM webhook_endpoints
+       WHERE organization_id = $2 AND id = $6`,
       [
         delivery.id,
         organizationId,
-        delivery.endpointId,
-        delivery.outboxId,
         delivery.event,
         delivery.body,
         delivery.eventCreatedAt,
+        delivery.endpointId,
       ],
     );
   }

@@ -1,6 +1,5 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
-import { DataSource } from 'typeorm';
 import { SecretBoxService } from '../../common/crypto/secret-box.service';
 import { AppError } from '../../common/errors/app-error';
 import { AppConfig } from '../../config/app-config';
@@ -17,7 +16,6 @@ export class WebhooksService {
     private readonly deliverer: WebhookDeliverer,
     private readonly secrets: SecretBoxService,
     private readonly config: AppConfig,
-    private readonly dataSource: DataSource,
   ) {}
 
   /** A new endpoint and its signing secret (`whsec_` + 24 random bytes), returned only here. */
@@ -86,10 +84,9 @@ export class WebhooksService {
     const endpoint = await this.get(organizationId, endpointId);
     const id = randomUUID();
     const createdAt = new Date().toISOString();
-    await this.webhooks.insertDelivery(this.dataSource, organizationId, {
+    await this.webhooks.insertDelivery(organizationId, {
       id,
       endpointId: endpoint.id,
-      outboxId: null,
       event: PING_EVENT,
       body: deliveryBody(id, PING_EVENT, createdAt, {
         organization_id: Number(organizationId),
@@ -98,7 +95,7 @@ export class WebhooksService {
       }),
       eventCreatedAt: createdAt,
     });
-    await this.deliverer.attempt(id, { retry: false });
+    await this.deliverer.attempt(id, { retry: false, endpointId: endpoint.id });
     return this.delivery(organizationId, endpoint.id, id);
   }
 
@@ -129,7 +126,12 @@ export class WebhooksService {
     }
     await this.delivery(organizationId, endpointId, deliveryId);
     const attempts = await this.webhooks.reopen(organizationId, deliveryId);
-    await this.deliverer.enqueue(deliveryId, attempts + 1, 0, `-manual-${Date.now()}`);
+    await this.deliverer.enqueue(
+      { deliveryId, endpointId: endpoint.id },
+      attempts + 1,
+      0,
+      `-manual-${Date.now()}`,
+    );
     return this.delivery(organizationId, endpointId, deliveryId);
   }
 

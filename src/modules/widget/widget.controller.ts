@@ -1,12 +1,15 @@
-import { Body, Controller, Get, HttpCode, Post, Query } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Post, Query, Req } from '@nestjs/common';
+import type { Request } from 'express';
 import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CurrentVisitor, CurrentWidget, Widget } from '../../common/auth/auth.decorators';
 import type { VisitorPrincipal, WidgetPrincipal } from '../../common/auth/auth.types';
 import { ResponseMessage } from '../../common/http/response-message.decorator';
 import { ApiErrors } from '../../common/openapi/api-errors.decorator';
+import { AppConfig } from '../../config/app-config';
 import { messagePush } from '../conversations/chat-pushes';
 import { VisitorChatService } from '../conversations/visitor-chat.service';
 import { TicketsService } from '../tickets/tickets.service';
+import { countryFrom } from '../visitors/visitor-country';
 import {
   ChatMessageListDto,
   ConversationEndedResponseDto,
@@ -41,6 +44,7 @@ export class WidgetController {
     private readonly widget: WidgetService,
     private readonly chat: VisitorChatService,
     private readonly tickets: TicketsService,
+    private readonly config: AppConfig,
   ) {}
 
   @Post('init')
@@ -53,8 +57,12 @@ export class WidgetController {
   })
   @ApiOkResponse({ type: WidgetInitResponseDto })
   @ApiErrors(422)
-  init(@CurrentWidget() widget: WidgetPrincipal, @Body() body: WidgetInitDto) {
-    return this.widget.init(widget, body);
+  init(
+    @CurrentWidget() widget: WidgetPrincipal,
+    @Body() body: WidgetInitDto,
+    @Req() request: Request,
+  ) {
+    return this.widget.init(widget, body, countryFrom(request.headers, this.config.countryHeader));
   }
 
   @Post('profile')

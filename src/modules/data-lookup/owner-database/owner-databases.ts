@@ -9,9 +9,8 @@ import { lookup } from 'node:dns/promises';
 import { AppConfig } from '../../../config/app-config';
 import { DATABASE_RUNTIME, type DatabaseRuntime } from '../../../database/database-runtime';
 import { type Driver } from '../lookup-settings';
-import { POSTGRES } from '../sql-dialect';
-import { parseConnectionUrl } from './connection-target';
-import { MysqlOwnerDatabase } from './mysql-owner-database';
+import { MYSQL, POSTGRES } from '../sql-dialect';
+import { type ConnectionTarget, parseConnectionUrl } from './connection-target';
 import { type OwnerDatabase, OwnerDatabaseError } from './owner-database';
 import { PostgresOwnerDatabase } from './postgres-owner-database';
 import { normalizeHost, parseAllowedTargets, type TargetPolicy } from './target-policy';
@@ -37,8 +36,28 @@ function openDatabase(
     case 'postgres':
       return new PostgresOwnerDatabase(target, policy, size);
     case 'mysql':
-      return new MysqlOwnerDatabase(target, policy, size);
+      return mysqlDatabase(target, policy, size);
   }
+}
+
+/**
+ * A MySQL database whose driver (mysql2, about 90 modules) is loaded when the first one opens:
+ * most instances never open one, and an idle instance should not carry it (bench/README.md,
+ * Idle memory).
+ */
+function mysqlDatabase(
+  target: ConnectionTarget,
+  policy: () => TargetPolicy,
+  size?: number,
+): OwnerDatabase {
+  const database = import('./mysql-owner-database.js').then(
+    ({ MysqlOwnerDatabase }) => new MysqlOwnerDatabase(target, policy, size),
+  );
+  return {
+    dialect: MYSQL,
+    read: (work, options) => database.then((opened) => opened.read(work, options)),
+    close: () => database.then((opened) => opened.close()),
+  };
 }
 
 const refusedDatabase = (error: OwnerDatabaseError): OwnerDatabase => ({
