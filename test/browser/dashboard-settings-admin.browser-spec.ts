@@ -381,6 +381,37 @@ describeIfBrowser('dashboard settings', () => {
     await page.getByRole('cell', { name: 'Refunds take 5 working days.' }).waitFor();
     await expectAccessible();
 
+    // Renamed in place: a dialog with the response's fields.
+    await page.getByRole('button', { name: 'Edit /refund' }).click();
+    const editCanned = page.getByRole('dialog', { name: 'Edit the canned response' });
+    await editCanned.getByRole('textbox', { name: 'Shortcut' }).waitFor();
+    // axe measures colours once the dialog has faded in (not half-transparent).
+    await eventually(async () =>
+      editCanned.evaluate(
+        (element) =>
+          (
+            globalThis as unknown as { getComputedStyle(e: unknown): { opacity: string } }
+          ).getComputedStyle(element).opacity === '1',
+      ),
+    );
+    await expectAccessible();
+    await editCanned.getByRole('textbox', { name: 'Shortcut' }).fill('Refund!');
+    await editCanned.getByRole('button', { name: 'Save changes' }).click();
+    await editCanned.getByText(/^The shortcut may only contain lower-case letters/).waitFor();
+    await editCanned.getByRole('textbox', { name: 'Shortcut' }).fill('refunds');
+    await editCanned.getByRole('textbox', { name: 'Reply' }).fill('Refunds take 3 working days.');
+    await editCanned.getByRole('button', { name: 'Save changes' }).click();
+    await status('/refunds was saved.').waitFor();
+    await editCanned.waitFor({ state: 'detached' });
+    await page.getByRole('cell', { name: 'Refunds take 3 working days.' }).waitFor();
+    const cannedSaved = await request(app.url)
+      .get('/api/agent/canned-responses')
+      .set(asOwner())
+      .expect(200);
+    expect(cannedSaved.body.data).toMatchObject([
+      { shortcut: 'refunds', body: 'Refunds take 3 working days.' },
+    ]);
+
     await page.getByRole('link', { name: 'Labels' }).click();
     const labels = page.getByRole('form', { name: 'Add a label' });
     await labels.getByRole('textbox', { name: 'Label name' }).fill('billing');
@@ -388,7 +419,14 @@ describeIfBrowser('dashboard settings', () => {
     await status('The label billing was added.').waitFor();
     const saved = await request(app.url).get('/api/agent/labels').set(asOwner()).expect(200);
     expect(saved.body.data).toMatchObject([{ name: 'billing' }]);
-    await page.getByRole('button', { name: 'Remove label billing' }).click();
+    await page.getByRole('button', { name: 'Edit label billing' }).click();
+    const editLabel = page.getByRole('dialog', { name: 'Rename the label' });
+    await editLabel.getByRole('textbox', { name: 'Label name' }).fill('invoices');
+    await editLabel.getByRole('button', { name: 'Save changes' }).click();
+    await status('The label invoices was saved.').waitFor();
+    const renamed = await request(app.url).get('/api/agent/labels').set(asOwner()).expect(200);
+    expect(renamed.body.data).toMatchObject([{ name: 'invoices' }]);
+    await page.getByRole('button', { name: 'Remove label invoices' }).click();
     await page
       .getByRole('dialog', { name: 'Remove this label?' })
       .getByRole('button', { name: 'Remove label' })
@@ -411,5 +449,26 @@ describeIfBrowser('dashboard settings', () => {
       .expect(200);
     expect(state.body.trusted_login).toMatchObject({ enabled: true, secret_configured: true });
     await expectAccessible();
+
+    // A new secret replaces the working one: asked first, and Cancel keeps it.
+    const prefix = state.body.trusted_login.secret_prefix as string;
+    await page.getByRole('button', { name: 'Generate a new secret' }).click();
+    const confirm = page.getByRole('dialog', { name: 'Replace the trusted-login secret?' });
+    await confirm.getByRole('button', { name: 'Cancel' }).click();
+    await confirm.waitFor({ state: 'detached' });
+    const kept = await request(app.url)
+      .get('/api/agent/visitor-trusted-login')
+      .set(asOwner())
+      .expect(200);
+    expect(kept.body.trusted_login.secret_prefix).toBe(prefix);
+    await page.getByRole('button', { name: 'Generate a new secret' }).click();
+    await confirm.getByRole('button', { name: 'Generate a new secret' }).click();
+    await eventually(async () => {
+      const now = await request(app.url)
+        .get('/api/agent/visitor-trusted-login')
+        .set(asOwner())
+        .expect(200);
+      return now.body.trusted_login.secret_prefix !== prefix;
+    });
   });
 });

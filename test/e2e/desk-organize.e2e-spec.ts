@@ -272,6 +272,27 @@ describe('agent API: canned responses, labels, inbox views and search', () => {
     await as(other.token)
       .get(`/api/agent/conversations/${chat.id}/messages?before_id=${chat.messageIds[2]}`)
       .expect(404);
+
+    // Opening a long conversation: only its latest messages, and whether older ones exist.
+    const whole = await as(agent.token).get(`/api/agent/conversations/${chat.id}`).expect(200);
+    const all = whole.body.data.messages as { id: number }[];
+    expect(all.length).toBeGreaterThan(2);
+    expect(whole.body.data.has_earlier_messages).toBe(false);
+    const latest = await as(agent.token)
+      .get(`/api/agent/conversations/${chat.id}?message_limit=2`)
+      .expect(200);
+    expect(latest.body.data.messages).toEqual(all.slice(-2));
+    expect(latest.body.data.has_earlier_messages).toBe(true);
+    const enough = await as(agent.token)
+      .get(`/api/agent/conversations/${chat.id}?message_limit=${all.length}`)
+      .expect(200);
+    expect(enough.body.data).toMatchObject({ messages: all, has_earlier_messages: false });
+    for (const bad of ['0', '201', 'two']) {
+      const rejected = await as(agent.token)
+        .get(`/api/agent/conversations/${chat.id}?message_limit=${bad}`)
+        .expect(422);
+      expect(Object.keys(rejected.body.errors)).toEqual(['message_limit']);
+    }
   });
 
   it('search: messages by full text, visitors and tickets, each linked, tenant-scoped', async () => {

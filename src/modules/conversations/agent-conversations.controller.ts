@@ -14,6 +14,7 @@ import {
   AgentMessageListDto,
   AgentReplyDto,
   AssignDto,
+  ConversationDetailQueryDto,
   ConversationMessagesQueryDto,
   ConversationResponseDto,
   InboxPageDto,
@@ -93,15 +94,27 @@ export class AgentConversationsController {
   @Get('conversations/:conversation')
   @Agent()
   @ApiIdParam('conversation')
-  @ApiOperation({ summary: 'Read a conversation with all its messages' })
+  @ApiOperation({
+    summary: 'Read a conversation with all its messages, or with the latest `message_limit`',
+  })
   @ApiOkResponse({ type: AgentConversationDetailResponseDto })
-  @ApiErrors(404)
-  async get(@CurrentAgent() agent: AgentPrincipal, @IdParam('conversation') id: string) {
-    const [{ conversation, messages }, labels] = await Promise.all([
-      this.conversations.withMessages(agent.organizationId, id),
+  @ApiErrors(404, 422)
+  async get(
+    @CurrentAgent() agent: AgentPrincipal,
+    @IdParam('conversation') id: string,
+    @Query() query: ConversationDetailQueryDto,
+  ) {
+    const [{ conversation, messages, earlier }, labels] = await Promise.all([
+      this.conversations.withMessages(agent.organizationId, id, query.message_limit),
       this.inbox.labelsOf(agent.organizationId, id),
     ]);
-    return { data: { ...toConversationDetail(conversation, messages), labels } };
+    return {
+      data: {
+        ...toConversationDetail(conversation, messages),
+        labels,
+        has_earlier_messages: earlier,
+      },
+    };
   }
 
   @Get('conversations/:conversation/messages')

@@ -7,6 +7,7 @@ import {
   IsNotEmpty,
   IsOptional,
   IsString,
+  Max,
   MaxLength,
   Min,
 } from 'class-validator';
@@ -81,6 +82,21 @@ export class ConversationMessagesQueryDto extends AfterQueryDto {
   @IsInt()
   @Min(1)
   before_id?: number;
+}
+
+export class ConversationDetailQueryDto {
+  @ApiPropertyOptional({
+    minimum: 1,
+    maximum: 200,
+    description:
+      'Only the latest this many messages (oldest first); `has_earlier_messages` tells whether older ones exist, read them with `GET .../messages?before_id=`. Without it: every message.',
+  })
+  @IsOptional()
+  @QueryInt()
+  @IsInt()
+  @Min(1)
+  @Max(200)
+  message_limit?: number;
 }
 
 export class AgentReplyDto extends MessageContentDto {
@@ -177,6 +193,10 @@ export class InboxPageDto extends PageMetaDto {
 
 export class AgentConversationDetailDto extends ConversationDetailDto {
   @ApiProperty({ type: [InboxLabelDto] }) labels!: InboxLabelDto[];
+  @ApiProperty({
+    description: 'Whether messages older than the first one returned exist (with `message_limit`)',
+  })
+  has_earlier_messages!: boolean;
 }
 
 export class AgentConversationDetailResponseDto extends EnvelopeDto {

@@ -11,6 +11,9 @@ import {
   ConversationsRepository,
 } from './conversations.repository';
 
+/** Larger than any message id (bigint): `before` it means the latest messages. */
+const MAX_ID = '9223372036854775807';
+
 /**
  * Conversations as agents and API keys read them (lists, one with its messages, catching up and
  * scrolling back), and the agents' read receipts and typing signals. The writes are
@@ -43,9 +46,15 @@ export class ConversationsService {
     return conversation;
   }
 
-  async withMessages(organizationId: string, conversationId: string) {
+  /** The conversation with every message, or with the latest `limit` (and whether earlier exist). */
+  async withMessages(organizationId: string, conversationId: string, limit?: number) {
     const conversation = await this.get(organizationId, conversationId);
-    return { conversation, messages: await this.messages.all(organizationId, conversationId) };
+    if (limit === undefined) {
+      const messages = await this.messages.all(organizationId, conversationId);
+      return { conversation, messages, earlier: false };
+    }
+    const rows = await this.messages.before(organizationId, conversationId, MAX_ID, limit + 1);
+    return { conversation, messages: rows.slice(-limit), earlier: rows.length > limit };
   }
 
   async messagePage(

@@ -268,7 +268,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Read a conversation with all its messages */
+        /** Read a conversation with all its messages, or with the latest `message_limit` */
         get: operations["AgentConversations_get"];
         put?: never;
         post?: never;
@@ -1761,6 +1761,8 @@ export interface components {
             assigned_agent_id: number | null;
             /** Format: date-time */
             closed_at: string | null;
+            /** @description Whether messages older than the first one returned exist (with `message_limit`) */
+            has_earlier_messages: boolean;
             id: number;
             labels: components["schemas"]["InboxLabelDto"][];
             /** @example en */
@@ -6558,7 +6560,10 @@ export interface operations {
     };
     AgentConversations_get: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Only the latest this many messages (oldest first); `has_earlier_messages` tells whether older ones exist, read them with `GET .../messages?before_id=`. Without it: every message. */
+                message_limit?: number;
+            };
             header?: never;
             path: {
                 conversation: number;
@@ -6611,15 +6616,9 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDto"];
                 };
             };
-            /** @description Validation failed; `errors` names each field. Any route: a query parameter, header or body field holding a NUL character or a lone surrogate */
+            /** @description Validation failed; `errors` names each field */
             422: {
                 headers: {
-                    /** @description Requests allowed per API key and minute (RATE_LIMIT_PER_MINUTE) */
-                    "X-RateLimit-Limit"?: number;
-                    /** @description Requests left in the current window */
-                    "X-RateLimit-Remaining"?: number;
-                    /** @description Seconds until the window resets */
-                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {

@@ -1,4 +1,4 @@
-import { useQuery } from '@tanstack/react-query';
+import { type QueryClient, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { Schemas } from '../../../shared/api/client';
 import { api, unwrap } from './client';
 
@@ -103,18 +103,65 @@ export function useConversations(view: InboxView) {
   });
 }
 
+/** How many of a conversation's latest messages opening it loads; older ones come on scrolling. */
+export const HISTORY_PAGE = 50;
+/** How many older messages `before_id` answers at most (the service's limit). */
+const BEFORE_PAGE = 200;
+
 export function useConversation(id: number | undefined) {
+  const queryClient = useQueryClient();
   return useQuery({
     queryKey: keys.conversation(id ?? 0),
     enabled: id !== undefined,
-    queryFn: async () =>
-      (
+    queryFn: async () => {
+      const fresh = (
         await unwrap(
           api.GET('/api/agent/conversations/{conversation}', {
-            params: { path: { conversation: id! } },
+            params: { path: { conversation: id! }, query: { message_limit: HISTORY_PAGE } },
           }),
         )
-      ).data,
+      ).data;
+      // A refresh keeps the older pages already scrolled back to (the thread does not jump).
+      const old = queryClient.getQueryData<ConversationDetail>(keys.conversation(id!));
+      const first = fresh.messages[0]?.id;
+      if (!old || first === undefined || !fresh.has_earlier_messages) return fresh;
+      const earlier = old.messages.filter((m) => m.id < first);
+      if (!earlier.length) return fresh;
+      return {
+        ...fresh,
+        messages: [...earlier, ...fresh.messages],
+        has_earlier_messages: old.has_earlier_messages,
+      };
+    },
+  });
+}
+
+/**
+ * Loads the page of messages before the oldest one shown into the conversation's cache entry;
+ * `beforeShowing` runs just before they are put in (the thread keeps its scroll position).
+ */
+export async function loadEarlierMessages(
+  queryClient: QueryClient,
+  id: number,
+  beforeId: number,
+  beforeShowing: () => void,
+): Promise<void> {
+  const older = (
+    await unwrap(
+      api.GET('/api/agent/conversations/{conversation}/messages', {
+        params: { path: { conversation: id }, query: { before_id: beforeId } },
+      }),
+    )
+  ).data.map(({ conversation_id: _, ...message }) => message);
+  beforeShowing();
+  queryClient.setQueryData<ConversationDetail>(keys.conversation(id), (old) => {
+    if (!old) return old;
+    const known = new Set(old.messages.map((m) => m.id));
+    return {
+      ...old,
+      messages: [...older.filter((m) => !known.has(m.id)), ...old.messages],
+      has_earlier_messages: older.length >= BEFORE_PAGE,
+    };
   });
 }
 

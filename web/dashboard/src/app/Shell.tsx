@@ -11,7 +11,7 @@ import {
   Text,
   UnstyledButton,
 } from '@mantine/core';
-import { useDisclosure, useHotkeys } from '@mantine/hooks';
+import { useDisclosure } from '@mantine/hooks';
 import {
   IconChartBar,
   IconInbox,
@@ -33,6 +33,7 @@ import { t, type MessageKey } from '../i18n';
 import { PageLoader } from './App';
 import { KeyboardSheet } from './KeyboardSheet';
 import { useNotifications } from './useNotifications';
+import { useShortcuts } from './useShortcuts';
 
 const NAV: { to: string; label: MessageKey; icon: typeof IconInbox }[] = [
   { to: '/inbox', label: 'app.nav.inbox', icon: IconInbox },
@@ -65,7 +66,7 @@ export function Shell() {
     if (connected) void queryClient.invalidateQueries({ queryKey: keys.me });
   }, [connected, queryClient]);
   useNotifications(me.data?.user.id);
-  useHotkeys([['shift+?', sheet.open]]);
+  useShortcuts([['shift+?', sheet.open]]);
   useEffect(closeNav, [location.pathname, closeNav]);
 
   const presence = useMutation({

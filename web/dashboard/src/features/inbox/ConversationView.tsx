@@ -17,13 +17,13 @@ import {
 } from '@mantine/core';
 import { IconCheck, IconChevronDown, IconUserPlus } from '@tabler/icons-react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { useHotkeys } from '@mantine/hooks';
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { api, unwrap } from '../../api/client';
 import {
   type Agent,
   type ConversationDetail,
   keys,
+  loadEarlierMessages,
   type Message,
   type UnreadCounts,
   useConversation,
@@ -35,6 +35,7 @@ import { t } from '../../i18n';
 import { Composer } from './Composer';
 import classes from './inbox.module.css';
 import { STATUS_COLOR, visitorName } from './names';
+import { useShortcuts } from '../../app/useShortcuts';
 
 export function ConversationView({ id, me, team }: { id: number; me: Agent; team: Agent[] }) {
   const queryClient = useQueryClient();
@@ -118,7 +119,7 @@ export function ConversationView({ id, me, team }: { id: number; me: Agent; team
     onSettled: refresh,
   });
   const replyRef = useRef<HTMLTextAreaElement>(null);
-  useHotkeys([
+  useShortcuts([
     ['r', () => replyRef.current?.focus()],
     ['a', () => assign.mutate(me.id)],
     ['c', () => close.mutate()],
@@ -169,23 +170,6 @@ export function ConversationView({ id, me, team }: { id: number; me: Agent; team
                 ? t('inbox.action.assignedTo', { name: assignee.name })
                 : t('inbox.action.unassigned')}
             </Text>
-            {data.labels.map((label) => (
-              <Badge
-                key={label.id}
-                size="sm"
-                variant="outline"
-                color={label.color}
-                leftSection={
-                  <span
-                    aria-hidden
-                    style={{ width: 8, height: 8, borderRadius: 4, background: label.color }}
-                  />
-                }
-                styles={{ root: { color: 'var(--mantine-color-dark-7)' } }}
-              >
-                {label.name}
-              </Badge>
-            ))}
           </Group>
           <MultiSelect
             label={<VisuallyHidden>{t('inbox.labels.label')}</VisuallyHidden>}
@@ -242,6 +226,8 @@ export function ConversationView({ id, me, team }: { id: number; me: Agent; team
         </Group>
       </Group>
       <Thread
+        conversationId={id}
+        hasEarlier={data.has_earlier_messages}
         messages={data.messages}
         visitor={name}
         me={me}
@@ -272,6 +258,8 @@ function appendMessage(
 }
 
 function Thread(props: {
+  conversationId: number;
+  hasEarlier: boolean;
   messages: Message[];
   visitor: string;
   me: Agent;
@@ -279,26 +267,79 @@ function Thread(props: {
   seenUpTo: number;
   typing: boolean;
 }) {
+  const queryClient = useQueryClient();
   const viewport = useRef<HTMLDivElement>(null);
   const count = props.messages.length;
-  // Stay at the newest message as messages arrive.
+  const firstId = props.messages[0]?.id;
+  const lastId = props.messages.at(-1)?.id;
+  // Stay at the newest message as messages arrive (not when older ones are put above).
   useEffect(() => {
     const el = viewport.current;
     if (el) el.scrollTop = el.scrollHeight;
-  }, [count, props.typing]);
+  }, [lastId, props.typing]);
+
+  // Scrolling back: the page before the oldest message, the view kept where it was.
+  const [earlier, setEarlier] = useState<'idle' | 'loading' | 'error'>('idle');
+  const fromBottom = useRef<number | null>(null);
+  const lastY = useRef<number | null>(null);
+  useLayoutEffect(() => {
+    const el = viewport.current;
+    if (el && fromBottom.current !== null) el.scrollTop = el.scrollHeight - fromBottom.current;
+    fromBottom.current = null;
+  }, [firstId]);
+  const loadEarlier = () => {
+    const el = viewport.current;
+    if (!props.hasEarlier || earlier === 'loading' || firstId === undefined || !el) return;
+    setEarlier('loading');
+    loadEarlierMessages(queryClient, props.conversationId, firstId, () => {
+      fromBottom.current = el.scrollHeight - el.scrollTop;
+    }).then(
+      () => setEarlier('idle'),
+      () => setEarlier('error'),
+    );
+  };
+
   const lastSeenAgent = [...props.messages]
     .reverse()
     .find((m) => m.sender_type === 'agent' && m.id <= props.seenUpTo)?.id;
 
   return (
-    <ScrollArea className={classes.thread} viewportRef={viewport} type="auto">
+    <ScrollArea
+      className={classes.thread}
+      viewportRef={viewport}
+      type="auto"
+      onScrollPositionChange={({ y }) => {
+        // Only the agent scrolling up near the top (not the thread opening at the bottom).
+        const up = lastY.current !== null && y < lastY.current;
+        lastY.current = y;
+        if (up && y < 80 && earlier === 'idle') loadEarlier();
+      }}
+    >
       <Stack
         gap={6}
         p="md"
         role="log"
         aria-live="polite"
         aria-label={t('inbox.conversation.messages')}
+        aria-busy={earlier === 'loading' || undefined}
       >
+        {props.hasEarlier && (
+          <Center>
+            <Button
+              variant="subtle"
+              size="xs"
+              onClick={loadEarlier}
+              loading={earlier === 'loading'}
+            >
+              {t('inbox.conversation.earlier')}
+            </Button>
+          </Center>
+        )}
+        {earlier === 'error' && (
+          <Text size="sm" c="red" ta="center" role="alert">
+            {t('inbox.conversation.earlierError')}
+          </Text>
+        )}
         {count === 0 && (
           <Text c="dimmed" ta="center" size="sm">
             {t('inbox.conversation.empty')}

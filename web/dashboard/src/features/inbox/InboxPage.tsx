@@ -1,5 +1,4 @@
 import { Center, Group, NativeSelect, Stack, Text, Title } from '@mantine/core';
-import { useHotkeys } from '@mantine/hooks';
 import { IconMessageCircle } from '@tabler/icons-react';
 import { useNavigate, useParams, useSearchParams } from 'react-router';
 import {
@@ -17,6 +16,7 @@ import { ConversationView } from './ConversationView';
 import classes from './inbox.module.css';
 import { InstallWidget } from './InstallWidget';
 import { VisitorPanel } from './VisitorPanel';
+import { useShortcuts } from '../../app/useShortcuts';
 
 const VIEWS = ['all', 'mine', 'unassigned', 'missed', 'closed'] as const;
 
@@ -52,11 +52,14 @@ export default function InboxPage() {
   const move = (step: number) => {
     const items = list.data ?? [];
     if (!items.length) return;
-    const index = items.findIndex((c) => c.id === selectedId);
+    // The address, not this render's id: a second key pressed before the switch it asked for
+    // has rendered moves on from there (j j j goes three down, not one).
+    const current = /^\/inbox\/(\d+)/.exec(window.location.pathname)?.[1];
+    const index = items.findIndex((c) => String(c.id) === current);
     const next = items[Math.min(items.length - 1, Math.max(0, index + step))] ?? items[0];
     void navigate(`/inbox/${next.id}${search}`);
   };
-  useHotkeys([
+  useShortcuts([
     ['j', () => move(1)],
     ['k', () => move(-1)],
   ]);

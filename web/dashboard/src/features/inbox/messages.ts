@@ -26,6 +26,8 @@ export const inboxMessages = {
   'inbox.conversation.label': 'Conversation with {name}',
   'inbox.conversation.messages': 'Messages',
   'inbox.conversation.empty': 'No messages yet.',
+  'inbox.conversation.earlier': 'Load earlier messages',
+  'inbox.conversation.earlierError': 'The earlier messages could not be loaded.',
   'inbox.conversation.error': 'This conversation could not be loaded.',
   'inbox.conversation.typing': '{name} is typing…',
   'inbox.conversation.seen': 'Seen',

@@ -17,6 +17,7 @@ import { api, unwrap } from '../../api/client';
 import { t } from '../../i18n';
 import {
   ConfirmButton,
+  EditButton,
   fieldErrorsOf,
   NoticeBar,
   QueryState,
@@ -57,6 +58,21 @@ export function CannedResponsesSettings() {
     },
     onError: notice.failure,
   });
+  const [draft, setDraft] = useState({ shortcut: '', body: '' });
+  const update = useMutation({
+    mutationFn: (id: number) =>
+      unwrap(
+        api.PATCH('/api/agent/canned-responses/{canned_response}', {
+          params: { path: { canned_response: id } },
+          body: draft,
+        }),
+      ),
+    onSuccess: () => {
+      notice.success(t('settings.canned.updated', { shortcut: draft.shortcut }));
+      void refresh();
+    },
+  });
+  const draftErrors = fieldErrorsOf(update.error);
   const errors = fieldErrorsOf(create.error);
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -126,6 +142,37 @@ export function CannedResponsesSettings() {
                 <Table.Td fw={600}>/{item.shortcut}</Table.Td>
                 <Table.Td style={{ whiteSpace: 'pre-wrap' }}>{item.body}</Table.Td>
                 <Table.Td>
+                  <EditButton
+                    label={t('settings.canned.edit', { shortcut: item.shortcut })}
+                    title={t('settings.canned.editTitle')}
+                    onOpen={() => {
+                      update.reset();
+                      setDraft({ shortcut: item.shortcut, body: item.body });
+                    }}
+                    onSave={() => update.mutateAsync(item.id)}
+                    saving={update.isPending}
+                    error={update.error}
+                  >
+                    <TextInput
+                      label={t('settings.canned.shortcut')}
+                      description={t('settings.canned.shortcutHint')}
+                      leftSection="/"
+                      value={draft.shortcut}
+                      onChange={(e) => setDraft({ ...draft, shortcut: e.currentTarget.value })}
+                      error={draftErrors.shortcut}
+                      required
+                      data-autofocus
+                    />
+                    <Textarea
+                      label={t('settings.canned.body')}
+                      value={draft.body}
+                      onChange={(e) => setDraft({ ...draft, body: e.currentTarget.value })}
+                      error={draftErrors.body}
+                      autosize
+                      minRows={3}
+                      required
+                    />
+                  </EditButton>
                   <ConfirmButton
                     label={t('settings.canned.remove', { shortcut: item.shortcut })}
                     title={t('settings.canned.removeTitle')}
@@ -171,6 +218,18 @@ export function LabelsSettings() {
     },
     onError: notice.failure,
   });
+  const [draft, setDraft] = useState({ name: '', color: '' });
+  const update = useMutation({
+    mutationFn: (id: number) =>
+      unwrap(
+        api.PATCH('/api/agent/labels/{label}', { params: { path: { label: id } }, body: draft }),
+      ),
+    onSuccess: () => {
+      notice.success(t('settings.labels.updated', { name: draft.name }));
+      void refresh();
+    },
+  });
+  const draftErrors = fieldErrorsOf(update.error);
   const errors = fieldErrorsOf(create.error);
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -225,13 +284,43 @@ export function LabelsSettings() {
             <Badge color={label.color} variant="filled" size="lg" autoContrast>
               {label.name}
             </Badge>
-            <ConfirmButton
-              label={t('settings.labels.remove', { name: label.name })}
-              title={t('settings.labels.removeTitle')}
-              message={t('settings.labels.removeMessage', { name: label.name })}
-              confirmLabel={t('settings.labels.removeConfirm')}
-              onConfirm={() => remove.mutate(label.id)}
-            />
+            <Group gap={4}>
+              <EditButton
+                label={t('settings.labels.edit', { name: label.name })}
+                title={t('settings.labels.editTitle')}
+                onOpen={() => {
+                  update.reset();
+                  setDraft({ name: label.name, color: label.color });
+                }}
+                onSave={() => update.mutateAsync(label.id)}
+                saving={update.isPending}
+                error={update.error}
+              >
+                <TextInput
+                  label={t('settings.labels.name')}
+                  value={draft.name}
+                  onChange={(e) => setDraft({ ...draft, name: e.currentTarget.value })}
+                  error={draftErrors.name}
+                  required
+                  data-autofocus
+                />
+                <ColorInput
+                  label={t('settings.labels.color')}
+                  value={draft.color}
+                  onChange={(color) => setDraft({ ...draft, color })}
+                  format="hex"
+                  withEyeDropper={false}
+                  error={draftErrors.color}
+                />
+              </EditButton>
+              <ConfirmButton
+                label={t('settings.labels.remove', { name: label.name })}
+                title={t('settings.labels.removeTitle')}
+                message={t('settings.labels.removeMessage', { name: label.name })}
+                confirmLabel={t('settings.labels.removeConfirm')}
+                onConfirm={() => remove.mutate(label.id)}
+              />
+            </Group>
           </Group>
         ))}
       </Stack>

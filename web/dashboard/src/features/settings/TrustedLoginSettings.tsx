@@ -3,7 +3,15 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { api, unwrap } from '../../api/client';
 import { t } from '../../i18n';
-import { CopyField, NoticeBar, QueryState, SectionHeader, useNotice, Tag } from './ui';
+import {
+  ConfirmButton,
+  CopyField,
+  NoticeBar,
+  QueryState,
+  SectionHeader,
+  useNotice,
+  Tag,
+} from './ui';
 
 export default function TrustedLoginSettings() {
   const queryClient = useQueryClient();
@@ -82,15 +90,21 @@ export default function TrustedLoginSettings() {
                   disabled={toggle.isPending}
                   onChange={(e) => toggle.mutate(e.currentTarget.checked)}
                 />
-                <Button
-                  variant={state.secret_configured ? 'default' : 'filled'}
-                  onClick={() => generate.mutate()}
-                  loading={generate.isPending}
-                >
-                  {state.secret_configured
-                    ? t('settings.trusted.regenerate')
-                    : t('settings.trusted.generate')}
-                </Button>
+                {state.secret_configured ? (
+                  // The old secret stops working at once: asked first.
+                  <ConfirmButton
+                    label={t('settings.trusted.regenerate')}
+                    title={t('settings.trusted.regenerateTitle')}
+                    message={t('settings.trusted.regenerateMessage')}
+                    confirmLabel={t('settings.trusted.regenerate')}
+                    onConfirm={() => generate.mutate()}
+                    loading={generate.isPending}
+                  />
+                ) : (
+                  <Button onClick={() => generate.mutate()} loading={generate.isPending}>
+                    {t('settings.trusted.generate')}
+                  </Button>
+                )}
               </Group>
             </Stack>
           </Card>

@@ -2,6 +2,7 @@ export const settingsMessages = {
   'settings.title': 'Settings',
   'settings.loading': 'Loading…',
   'settings.saved': 'Your changes were saved.',
+  'settings.saveChanges': 'Save changes',
   'settings.cancel': 'Cancel',
   'settings.actions': 'Actions',
   'settings.copy': 'Copy',
@@ -53,6 +54,9 @@ export const settingsMessages = {
   'settings.canned.removeMessage': '/{shortcut} will no longer be offered to agents.',
   'settings.canned.removeConfirm': 'Remove response',
   'settings.canned.removed': 'The canned response was removed.',
+  'settings.canned.edit': 'Edit /{shortcut}',
+  'settings.canned.editTitle': 'Edit the canned response',
+  'settings.canned.updated': '/{shortcut} was saved.',
 
   'settings.labels.title': 'Labels',
   'settings.labels.description': 'Labels sort conversations; the inbox filters by them.',
@@ -67,6 +71,9 @@ export const settingsMessages = {
   'settings.labels.removeMessage': '{name} is taken off every conversation that has it.',
   'settings.labels.removeConfirm': 'Remove label',
   'settings.labels.removed': 'The label was removed.',
+  'settings.labels.edit': 'Edit label {name}',
+  'settings.labels.editTitle': 'Rename the label',
+  'settings.labels.updated': 'The label {name} was saved.',
 
   'settings.role.owner': 'Owner',
   'settings.role.admin': 'Admin',
@@ -351,6 +358,9 @@ export const settingsMessages = {
   'settings.trusted.header': 'with the secret in the header',
   'settings.trusted.generate': 'Generate secret',
   'settings.trusted.regenerate': 'Generate a new secret',
+  'settings.trusted.regenerateTitle': 'Replace the trusted-login secret?',
+  'settings.trusted.regenerateMessage':
+    'The current secret stops working at once: trusted logins fail until your server sends the new one.',
   'settings.trusted.secretTitle': 'The new secret',
   'settings.trusted.secretOnce':
     'Copy it now into your server: it is shown only once. Any earlier secret stops working.',

@@ -137,6 +137,76 @@ export function CopyField({ label, value }: { label: string; value: string }) {
   );
 }
 
+/**
+ * Changing an item in place: the button opens a dialog holding the item's form (`children`,
+ * filled by `onOpen`); Save runs `onSave`, and the dialog closes once it succeeded.
+ */
+export function EditButton({
+  label,
+  title,
+  onOpen,
+  onSave,
+  saving,
+  error,
+  children,
+}: {
+  label: string;
+  title: string;
+  onOpen: () => void;
+  onSave: () => Promise<unknown>;
+  saving: boolean;
+  error: unknown;
+  children: ReactNode;
+}) {
+  const [opened, { open, close }] = useDisclosure(false);
+  const fieldErrors = fieldErrorsOf(error);
+  return (
+    <>
+      <Button
+        variant="subtle"
+        size="xs"
+        onClick={() => {
+          onOpen();
+          open();
+        }}
+      >
+        {label}
+      </Button>
+      <Modal
+        opened={opened}
+        onClose={close}
+        title={title}
+        centered
+        closeButtonProps={{ 'aria-label': t('app.close') }}
+      >
+        <form
+          onSubmit={(event) => {
+            event.preventDefault();
+            onSave().then(close, () => undefined);
+          }}
+        >
+          <Stack>
+            {error != null && !Object.keys(fieldErrors).length && (
+              <Text c="red" role="alert">
+                {errorMessage(error)}
+              </Text>
+            )}
+            {children}
+            <Group justify="flex-end">
+              <Button variant="default" onClick={close}>
+                {t('settings.cancel')}
+              </Button>
+              <Button type="submit" loading={saving}>
+                {t('settings.saveChanges')}
+              </Button>
+            </Group>
+          </Stack>
+        </form>
+      </Modal>
+    </>
+  );
+}
+
 /** A destructive action behind a confirmation dialog (focus moves into it and back). */
 export function ConfirmButton({
   label,
@@ -159,7 +229,13 @@ export function ConfirmButton({
       <Button variant="subtle" color="red" size="xs" onClick={open} loading={loading}>
         {label}
       </Button>
-      <Modal opened={opened} onClose={close} title={title} centered>
+      <Modal
+        opened={opened}
+        onClose={close}
+        title={title}
+        centered
+        closeButtonProps={{ 'aria-label': t('app.close') }}
+      >
         <Text mb="lg">{message}</Text>
         <Group justify="flex-end">
           <Button variant="default" onClick={close}>
