@@ -435,6 +435,21 @@ describeIfBrowser('dashboard settings', () => {
     await expectAccessible();
   });
 
+  it('lists every label, past the first page of the API', async () => {
+    // 105 labels: more than the API's default page (50) and its largest (100).
+    for (let i = 1; i <= 105; i += 1) {
+      await request(app.url)
+        .post('/api/agent/labels')
+        .set(asOwner())
+        .send({ name: `topic-${String(i).padStart(3, '0')}`, color: '#336699' })
+        .expect(201);
+    }
+    await page.goto(`${service}/settings/labels`);
+    await page.getByRole('button', { name: 'Edit label topic-105' }).waitFor();
+    await page.getByRole('button', { name: 'Edit label topic-001' }).waitFor();
+    expect(await page.getByRole('button', { name: /^Edit label topic-/ }).count()).toBe(105);
+  });
+
   it('generates the trusted-login secret once and switches it on', async () => {
     await page.getByRole('link', { name: 'Trusted login' }).click();
     await page.getByRole('button', { name: 'Generate secret' }).click();

@@ -54,18 +54,41 @@ export function useMe() {
   });
 }
 
-export function useTeam() {
+/** The most a page of an agent list carries (DESIGN section 3). */
+const PAGE_MAX = 100;
+
+/**
+ * Every item of a paged agent list, page after page: the selectors and settings lists need the
+ * whole of a list (teammates, sites, labels, canned responses, API keys), not its first page.
+ */
+export async function allPages<T>(
+  fetchPage: (query: { page: number; per_page: number }) => Promise<{
+    data: T[];
+    last_page: number;
+  }>,
+): Promise<T[]> {
+  const items: T[] = [];
+  for (let page = 1; ; page += 1) {
+    const answer = await fetchPage({ page, per_page: PAGE_MAX });
+    items.push(...answer.data);
+    if (page >= answer.last_page) return items;
+  }
+}
+
+export function useTeam(enabled = true) {
   return useQuery({
     queryKey: keys.team,
-    queryFn: async () => (await unwrap(api.GET('/api/agent/team'))).data,
+    enabled,
+    queryFn: () => allPages((query) => unwrap(api.GET('/api/agent/team', { params: { query } }))),
     staleTime: 60_000,
   });
 }
 
-export function useSites() {
+export function useSites(enabled = true) {
   return useQuery({
     queryKey: keys.sites,
-    queryFn: async () => (await unwrap(api.GET('/api/agent/sites'))).data,
+    enabled,
+    queryFn: () => allPages((query) => unwrap(api.GET('/api/agent/sites', { params: { query } }))),
     staleTime: 60_000,
   });
 }
@@ -180,17 +203,18 @@ export function useUnread() {
 export function useLabels() {
   return useQuery({
     queryKey: keys.labels,
-    queryFn: async () => (await unwrap(api.GET('/api/agent/labels'))).data,
+    queryFn: () => allPages((query) => unwrap(api.GET('/api/agent/labels', { params: { query } }))),
     staleTime: 60_000,
   });
 }
 
 /** Asked for when the agent starts a `/shortcut` (and again then, once 10 s old). */
-export function useCannedResponses(active: boolean) {
+export function useCannedResponses(active = true) {
   return useQuery({
     queryKey: keys.canned,
     enabled: active,
-    queryFn: async () => (await unwrap(api.GET('/api/agent/canned-responses'))).data,
+    queryFn: () =>
+      allPages((query) => unwrap(api.GET('/api/agent/canned-responses', { params: { query } }))),
     staleTime: 10_000,
   });
 }

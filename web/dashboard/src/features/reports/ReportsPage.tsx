@@ -13,6 +13,7 @@ import {
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { api, unwrap } from '../../api/client';
+import { useSites, useTeam } from '../../api/queries';
 import { t } from '../../i18n';
 import { ConversationsReport, CsatReport, ResponseTimesReport } from './ReportSections';
 import { type DayRange, lastDays, reportQuery } from './report-format';
@@ -28,18 +29,10 @@ export default function ReportsPage() {
   const me = useQuery({ queryKey: ['me'], queryFn: () => unwrap(api.GET('/api/agent/me')) });
   const admin = me.data?.user.role === 'owner' || me.data?.user.role === 'admin';
   // Site and agent names come from the admin lists; an agent sees their own figures by number.
-  const sites = useQuery({
-    queryKey: ['sites'],
-    queryFn: () => unwrap(api.GET('/api/agent/sites')),
-    enabled: admin,
-  });
-  const team = useQuery({
-    queryKey: ['team'],
-    queryFn: () => unwrap(api.GET('/api/agent/team')),
-    enabled: admin,
-  });
-  const siteNames = new Map(sites.data?.data.map((site) => [site.id, site.name]));
-  const agentNames = new Map(team.data?.data.map((agent) => [agent.id, agent.name]));
+  const sites = useSites(admin);
+  const team = useTeam(admin);
+  const siteNames = new Map(sites.data?.map((site) => [site.id, site.name]));
+  const agentNames = new Map(team.data?.map((agent) => [agent.id, agent.name]));
   const names = {
     site: (id: number | null) =>
       id === null ? t('reports.none') : (siteNames.get(id) ?? t('reports.siteNumber', { id })),
@@ -103,7 +96,7 @@ export default function ReportsPage() {
             <Select
               label={t('reports.site')}
               placeholder={t('reports.allSites')}
-              data={(sites.data?.data ?? []).map((site) => ({
+              data={(sites.data ?? []).map((site) => ({
                 value: String(site.id),
                 label: site.name,
               }))}
@@ -115,7 +108,7 @@ export default function ReportsPage() {
             <Select
               label={t('reports.agent')}
               placeholder={t('reports.allAgents')}
-              data={(team.data?.data ?? []).map((agent) => ({
+              data={(team.data ?? []).map((agent) => ({
                 value: String(agent.id),
                 label: agent.name,
               }))}

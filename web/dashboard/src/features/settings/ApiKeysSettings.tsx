@@ -15,6 +15,7 @@ import {
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { api, unwrap } from '../../api/client';
+import { allPages } from '../../api/queries';
 import type { Schemas } from '../../../../shared/api/client';
 import { t } from '../../i18n';
 import {
@@ -46,7 +47,8 @@ export default function ApiKeysSettings() {
   const [created, setCreated] = useState<{ name: string; key: string } | null>(null);
   const keys = useQuery({
     queryKey: ['api-keys'],
-    queryFn: () => unwrap(api.GET('/api/agent/api-keys')),
+    queryFn: () =>
+      allPages((query) => unwrap(api.GET('/api/agent/api-keys', { params: { query } }))),
   });
   const revoke = useMutation({
     mutationFn: (id: number) =>
@@ -87,12 +89,12 @@ export default function ApiKeysSettings() {
         }}
       />
       <QueryState loading={keys.isPending} error={keys.error} />
-      {keys.data && keys.data.data.length === 0 && (
+      {keys.data && keys.data.length === 0 && (
         <Text c="dimmed" mt="lg">
           {t('settings.apiKeys.empty')}
         </Text>
       )}
-      {keys.data && keys.data.data.length > 0 && (
+      {keys.data && keys.data.length > 0 && (
         <Table.ScrollContainer minWidth={720} mt="lg">
           <Table verticalSpacing="sm">
             <Table.Thead>
@@ -105,7 +107,7 @@ export default function ApiKeysSettings() {
               </Table.Tr>
             </Table.Thead>
             <Table.Tbody>
-              {keys.data.data.map((key) => (
+              {keys.data.map((key) => (
                 <Table.Tr key={key.id}>
                   <Table.Td fw={500}>{key.name}</Table.Td>
                   <Table.Td>

@@ -11,9 +11,10 @@ import {
   TextInput,
   Title,
 } from '@mantine/core';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { api, unwrap } from '../../api/client';
+import { useCannedResponses, useLabels } from '../../api/queries';
 import { t } from '../../i18n';
 import {
   ConfirmButton,
@@ -31,10 +32,7 @@ export function CannedResponsesSettings() {
   const notice = useNotice();
   const [shortcut, setShortcut] = useState('');
   const [body, setBody] = useState('');
-  const list = useQuery({
-    queryKey: ['canned-responses'],
-    queryFn: () => unwrap(api.GET('/api/agent/canned-responses')),
-  });
+  const list = useCannedResponses();
   const refresh = () => queryClient.invalidateQueries({ queryKey: ['canned-responses'] });
   const create = useMutation({
     mutationFn: () => unwrap(api.POST('/api/agent/canned-responses', { body: { shortcut, body } })),
@@ -122,12 +120,12 @@ export function CannedResponsesSettings() {
         </Stack>
       </Card>
       <QueryState loading={list.isPending} error={list.error} />
-      {list.data && list.data.data.length === 0 && (
+      {list.data && list.data.length === 0 && (
         <Text c="dimmed" mt="lg">
           {t('settings.canned.empty')}
         </Text>
       )}
-      {list.data && list.data.data.length > 0 && (
+      {list.data && list.data.length > 0 && (
         <Table mt="lg" verticalSpacing="sm">
           <Table.Thead>
             <Table.Tr>
@@ -137,7 +135,7 @@ export function CannedResponsesSettings() {
             </Table.Tr>
           </Table.Thead>
           <Table.Tbody>
-            {list.data.data.map((item) => (
+            {list.data.map((item) => (
               <Table.Tr key={item.id}>
                 <Table.Td fw={600}>/{item.shortcut}</Table.Td>
                 <Table.Td style={{ whiteSpace: 'pre-wrap' }}>{item.body}</Table.Td>
@@ -196,10 +194,7 @@ export function LabelsSettings() {
   const notice = useNotice();
   const [name, setName] = useState('');
   const [color, setColor] = useState('#4c6ef5');
-  const list = useQuery({
-    queryKey: ['labels'],
-    queryFn: () => unwrap(api.GET('/api/agent/labels')),
-  });
+  const list = useLabels();
   const refresh = () => queryClient.invalidateQueries({ queryKey: ['labels'] });
   const create = useMutation({
     mutationFn: () => unwrap(api.POST('/api/agent/labels', { body: { name, color } })),
@@ -273,13 +268,13 @@ export function LabelsSettings() {
         </Group>
       </Card>
       <QueryState loading={list.isPending} error={list.error} />
-      {list.data && list.data.data.length === 0 && (
+      {list.data && list.data.length === 0 && (
         <Text c="dimmed" mt="lg">
           {t('settings.labels.empty')}
         </Text>
       )}
       <Stack mt="lg" gap="xs">
-        {list.data?.data.map((label) => (
+        {list.data?.map((label) => (
           <Group key={label.id} justify="space-between">
             <Badge color={label.color} variant="filled" size="lg" autoContrast>
               {label.name}

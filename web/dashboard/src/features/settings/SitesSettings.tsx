@@ -1,14 +1,11 @@
 import { Button, Card, Group, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { api, unwrap } from '../../api/client';
+import { useSites } from '../../api/queries';
 import { t } from '../../i18n';
 import { fieldErrorsOf, NoticeBar, QueryState, SectionHeader, useNotice, Tag } from './ui';
-
-export function useSites() {
-  return useQuery({ queryKey: ['sites'], queryFn: () => unwrap(api.GET('/api/agent/sites')) });
-}
 
 export default function SitesSettings() {
   const sites = useSites();
@@ -23,7 +20,7 @@ export default function SitesSettings() {
       <QueryState loading={sites.isPending} error={sites.error} />
       {sites.data && (
         <SimpleGrid cols={{ base: 1, md: 2 }} mb="xl">
-          {sites.data.data.map((site) => (
+          {sites.data.map((site) => (
             <Card key={site.id} withBorder padding="lg" component="article">
               <Group justify="space-between" mb={4}>
                 <Title order={3} size="h4">

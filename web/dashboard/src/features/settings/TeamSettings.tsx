@@ -11,9 +11,10 @@ import {
   Title,
   VisuallyHidden,
 } from '@mantine/core';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { api, unwrap } from '../../api/client';
+import { useTeam } from '../../api/queries';
 import { t } from '../../i18n';
 import {
   ConfirmButton,
@@ -34,10 +35,7 @@ export default function TeamSettings() {
   const queryClient = useQueryClient();
   const notice = useNotice();
   const me = useMe();
-  const team = useQuery({
-    queryKey: ['team'],
-    queryFn: () => unwrap(api.GET('/api/agent/team')),
-  });
+  const team = useTeam();
   const refresh = () => queryClient.invalidateQueries({ queryKey: ['team'] });
 
   const changeRole = useMutation({
@@ -93,7 +91,7 @@ export default function TeamSettings() {
               </Table.Tr>
             </Table.Thead>
             <Table.Tbody>
-              {team.data.data.map((member) => (
+              {team.data.map((member) => (
                 <Table.Tr key={member.id}>
                   <Table.Td>
                     <Text fw={500}>{member.name}</Text>
