@@ -12,6 +12,8 @@ export class AppConfig {
   readonly agentOrigins: ReadonlySet<string>;
   /** The Express `trust proxy` setting. */
   readonly trustProxy: boolean | number | string;
+  /** The header the proxy puts the visitor's country in, lower-cased; undefined when unset. */
+  readonly countryHeader: string | undefined;
 
   constructor(readonly env: Environment) {
     this.publicUrl = (env.PUBLIC_URL ?? `http://localhost:${env.PORT}`).replace(/\/+$/, '');
@@ -27,6 +29,7 @@ export class AppConfig {
         .filter((part) => part.length > 0)
         .map((part) => new URL(part).origin),
     ]);
+    this.countryHeader = env.COUNTRY_HEADER?.toLowerCase();
     const trust = env.TRUST_PROXY.trim();
     this.trustProxy =
       trust === 'true'

@@ -10,6 +10,7 @@ import {
   Matches,
   Max,
   Min,
+  getMetadataStorage,
 } from 'class-validator';
 import {
   ALLOWED_HOSTS,
@@ -158,6 +159,16 @@ export class Environment {
   })
   TRUST_PROXY = 'false';
 
+  /**
+   * A request header the proxy in front of the service sets to the visitor's country (ISO 3166-1
+   * alpha-2, e.g. `cf-ipcountry` behind Cloudflare). Unset (default): a visitor's country stays
+   * empty. Only set it behind a proxy that overwrites the header.
+   */
+  @Transform(emptyToUndefined)
+  @IsOptional()
+  @Matches(/^[A-Za-z0-9-]+$/, { message: 'must be a header name such as cf-ipcountry' })
+  COUNTRY_HEADER?: string;
+
   /** Origins besides PUBLIC_URL's whose cookie-authenticated agent requests are accepted. */
   @Transform(emptyToUndefined)
   @IsOptional()
@@ -245,21 +256,14 @@ export class Environment {
   ATTACHMENT_MAX_BYTES = 10 * 1024 * 1024;
 }
 
-const OPTIONAL_KEYS = [
-  'DATABASE_URL',
-  'REDIS_URL',
-  'PUBLIC_URL',
-  'WEBHOOK_RETRY_SCHEDULE_MS',
-  'SECRETS_KEY',
-  'SECRETS_KEY_PREVIOUS',
-  'NODE_ENV',
-  'SMTP_URL',
-  'APPOINTMENTS_NOW',
-  'DASHBOARD_ORIGINS',
-];
-
-/** The name of every variable the service reads. */
+/**
+ * The name of every variable the service reads: every property the schema validates (those
+ * without a default have no own key on a fresh instance, so they are taken from the metadata).
+ */
 export const ENVIRONMENT_KEYS = [
-  ...Object.keys(new Environment()),
-  ...OPTIONAL_KEYS,
+  ...new Set(
+    getMetadataStorage()
+      .getTargetValidationMetadatas(Environment, '', true, false)
+      .map((metadata) => metadata.propertyName),
+  ),
 ] as (keyof Environment)[];

@@ -54,6 +54,47 @@ const EXEMPT: { file: string; table: string; reason: string }[] = [
   },
 ];
 
+/**
+ * Repository methods (outside the worker repositories) that take no organization, and why: each
+ * starts from a credential or a key that belongs to one organization before any is known, or
+ * makes the organization itself.
+ */
+const UNSCOPED_METHODS: Record<string, string> = {
+  'agents.repository.ts findActiveByEmail': 'logging in: the email is the credential',
+  'api-keys.repository.ts findActiveByHash': 'an API key, found by its hash',
+  'sites.repository.ts findActiveByWidgetKey': 'a widget key, the public credential of one site',
+  'attachments.repository.ts byToken': 'a download link, the capability itself',
+  'organizations.repository.ts insert': 'makes the organization',
+  'sessions.repository.ts insert': "an agent's session, by the user it is for",
+  'sessions.repository.ts findActive': 'a session token, found by its hash',
+  'sessions.repository.ts findActiveById': "a socket's session, by the id its handshake named",
+  'sessions.repository.ts touch': 'the session just found',
+  'sessions.repository.ts delete': "the signed-in user's own session",
+  'sessions.repository.ts deleteAll': "the signed-in user's own sessions",
+  'idempotency.repository.ts claim': 'keyed by the API key, a credential of one organization',
+  'idempotency.repository.ts complete': 'keyed by the API key',
+  'idempotency.repository.ts release': 'keyed by the API key',
+  'idempotency.repository.ts purgeExpired': 'housekeeping by age, reads nothing out',
+  'account-login.repository.ts lockVisitorCodes':
+    'an advisory lock on the visitor id, reads no row',
+  'visitors.repository.ts uidExists':
+    "whether a UID names a visitor anywhere (another site's UID is refused, DESIGN), nothing read out",
+};
+
+/** Each repository method's name and parameter list, outside the worker repositories. */
+function repositoryMethods(): { key: string; parameters: string }[] {
+  return files
+    .filter((file) => file.name.endsWith('repository.ts') && !(file.name in WORKER_REPOSITORIES))
+    .flatMap((file) =>
+      [...file.text.matchAll(/^ {2}(?:async )?(\w+)\(([^)]*)\)/gm)]
+        .filter(([, name]) => name !== 'constructor')
+        .map(([, name, parameters]) => ({
+          key: `${path.basename(file.name)} ${name}`,
+          parameters,
+        })),
+    );
+}
+
 function sourceFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
     const full = path.join(dir, entry.name);
@@ -105,5 +146,18 @@ describe('tenant scoping', () => {
         .map((file) => `${file.name} imports ${repository}`);
     });
     expect(misuse).toEqual([]);
+  });
+
+  it('gives every repository method the organization, but the lookups listed with their reason', () => {
+    const methods = repositoryMethods();
+    expect(methods.length).toBeGreaterThan(100);
+    const unscoped = methods
+      .filter(
+        ({ parameters }) => !/organization|\bscope\b|\bwidget\s*:|\bvisitor\s*:/i.test(parameters),
+      )
+      .map(({ key }) => key);
+    expect(unscoped.filter((key) => !(key in UNSCOPED_METHODS))).toEqual([]);
+    // A listed exception that now takes the organization leaves the list.
+    expect(Object.keys(UNSCOPED_METHODS).filter((key) => !unscoped.includes(key))).toEqual([]);
   });
 });

@@ -39,6 +39,7 @@ export interface WebhookDeliveryJob {
 
 /** A visitor's one-time login code to mail; the code travels sealed (SecretBox), never in clear. */
 export interface LoginCodeMailJob {
+  organizationId: string;
   codeId: string;
   to: string;
   name: string | null;

@@ -16,7 +16,7 @@ describe('contract gaps', () => {
   let db: Pool;
 
   beforeAll(async () => {
-    ({ app, db } = suite = await startTestApp({ PUBLIC_URL }));
+    ({ app, db } = suite = await startTestApp({ PUBLIC_URL, COUNTRY_HEADER: 'CF-IPCountry' }));
   });
 
   afterAll(() => suite?.stop());
@@ -181,6 +181,52 @@ describe('contract gaps', () => {
         customer_name: 'Someone Else',
         customer_email: 'someone@else.test',
       });
+    });
+  });
+
+  describe("a visitor's country", () => {
+    it('comes from the configured proxy header, kept when a later visit has none', async () => {
+      const org = await registerOrganization(app.url);
+      const { key } = await createApiKey(app.url, org.token, ['visitors:read']);
+      const site = org.site;
+      const first = await request(app.url)
+        .post('/api/widget/init')
+        .set('CF-IPCountry', 'de')
+        .send({ widget_key: site.widget_key })
+        .expect(200);
+      const read = async () =>
+        (
+          await request(app.url)
+            .get(`/api/v1/visitors/${first.body.visitor_id}`)
+            .set(auth(key))
+            .expect(200)
+        ).body.data.country as string | null;
+      expect(await read()).toBe('DE');
+
+      await request(app.url)
+        .post('/api/widget/init')
+        .set('CF-IPCountry', 'XX')
+        .send({ widget_key: site.widget_key, visitor_uid: first.body.visitor_uid })
+        .expect(200);
+      expect(await read()).toBe('DE');
+
+      await request(app.url)
+        .post('/api/widget/init')
+        .set('CF-IPCountry', 'fr')
+        .send({ widget_key: site.widget_key, visitor_uid: first.body.visitor_uid })
+        .expect(200);
+      expect(await read()).toBe('FR');
+
+      const unknown = await request(app.url)
+        .post('/api/widget/init')
+        .set('CF-IPCountry', 'T1')
+        .send({ widget_key: site.widget_key })
+        .expect(200);
+      const other = await request(app.url)
+        .get(`/api/v1/visitors/${unknown.body.visitor_id}`)
+        .set(auth(key))
+        .expect(200);
+      expect(other.body.data.country).toBeNull();
     });
   });
 });

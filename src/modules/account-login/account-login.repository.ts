@@ -95,23 +95,33 @@ export class AccountLoginRepository {
   }
 
   /** The creation times of the visitor's codes in the last hour, oldest first. */
-  async recentCodeTimes(manager: EntityManager, visitorId: string): Promise<Date[]> {
+  async recentCodeTimes(
+    manager: EntityManager,
+    organizationId: string,
+    visitorId: string,
+  ): Promise<Date[]> {
     const rows = await sql<{ created_at: Date }>(
       manager,
       `SELECT created_at FROM visitor_login_codes
-       WHERE visitor_id = $1 AND created_at > now() - interval '1 hour' ORDER BY created_at`,
-      [visitorId],
+       WHERE organization_id = $1 AND visitor_id = $2 AND created_at > now() - interval '1 hour'
+       ORDER BY created_at`,
+      [organizationId, visitorId],
     );
     return rows.map((row) => row.created_at);
   }
 
   /** How many codes the account got in the last hour, over every visitor. */
-  async recentAccountCodes(manager: EntityManager, siteId: string, accountKey: string) {
+  async recentAccountCodes(
+    manager: EntityManager,
+    scope: { organizationId: string; siteId: string },
+    accountKey: string,
+  ) {
     const rows = await sql<{ count: string }>(
       manager,
       `SELECT count(*) AS count FROM visitor_login_codes
-       WHERE site_id = $1 AND account_key = $2 AND created_at > now() - interval '1 hour'`,
-      [siteId, accountKey],
+       WHERE organization_id = $1 AND site_id = $2 AND account_key = $3
+         AND created_at > now() - interval '1 hour'`,
+      [scope.organizationId, scope.siteId, accountKey],
     );
     return Number(rows[0].count);
   }
@@ -201,12 +211,13 @@ export class AccountLoginRepository {
   }
 
   /** Whether the code can still be used (the mail job checks before sending). */
-  async codeUsable(codeId: string): Promise<boolean> {
+  async codeUsable(organizationId: string, codeId: string): Promise<boolean> {
     const rows = await sql(
       this.dataSource,
       `SELECT 1 FROM visitor_login_codes
-       WHERE id = $1 AND used_at IS NULL AND burned_at IS NULL AND expires_at > now()`,
-      [codeId],
+       WHERE organization_id = $1 AND id = $2 AND used_at IS NULL AND burned_at IS NULL
+         AND expires_at > now()`,
+      [organizationId, codeId],
     );
     return rows.length > 0;
   }

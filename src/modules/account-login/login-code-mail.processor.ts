@@ -18,7 +18,7 @@ export class LoginCodeMailProcessor implements JobProcessor<LoginCodeMailJob> {
   ) {}
 
   async process(job: Job<LoginCodeMailJob>): Promise<void> {
-    if (!(await this.repository.codeUsable(job.data.codeId))) return;
+    if (!(await this.repository.codeUsable(job.data.organizationId, job.data.codeId))) return;
     await this.mailer.send({
       to: job.data.to,
       name: job.data.name,

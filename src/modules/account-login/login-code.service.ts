@@ -75,7 +75,11 @@ export class LoginCodeService {
     const source = accountSource(lookup.settings.account);
     const issued = await this.dataSource.transaction(async (manager) => {
       await this.repository.lockVisitorCodes(manager, visitor.visitorId);
-      const recent = await this.repository.recentCodeTimes(manager, visitor.visitorId);
+      const recent = await this.repository.recentCodeTimes(
+        manager,
+        visitor.organizationId,
+        visitor.visitorId,
+      );
       if (recent.length >= CODES_PER_VISITOR_HOUR) {
         const retryAfter = Math.max(
           1,
@@ -92,7 +96,7 @@ export class LoginCodeService {
       }
       let mailTo = account?.email ?? null;
       if (account && mailTo) {
-        const sent = await this.repository.recentAccountCodes(manager, visitor.siteId, account.key);
+        const sent = await this.repository.recentAccountCodes(manager, visitor, account.key);
         if (sent >= CODES_PER_ACCOUNT_HOUR) {
           this.logger.warn({
             msg: 'login codes for an account past the hourly limit',
@@ -118,6 +122,7 @@ export class LoginCodeService {
     await this.mailQueue.add(
       'login-code',
       {
+        organizationId: visitor.organizationId,
         codeId: issued.id,
         to: issued.to,
         name: account?.name ?? null,

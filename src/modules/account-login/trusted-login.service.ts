@@ -85,7 +85,7 @@ export class TrustedLoginService {
     this.organizations.requireActiveSubscription(await this.organizations.get(organizationId));
     const scope = { organizationId, siteId: site.id };
     const lookup = await this.accountLogin.loginLookup(scope);
-    const visitorId = await this.visitors.idByUid(site.id, input.visitor_uid);
+    const visitorId = await this.visitors.idByUid(organizationId, site.id, input.visitor_uid);
     if (!visitorId) throw AppError.notFound();
     const visitor = { ...scope, allowedDomains: site.allowed_domains, visitorId };
 

@@ -147,6 +147,7 @@ export class AppointmentsRepository {
   /** The blocked ranges (time plus buffer) of the site's live appointments touching a window. */
   blocked(
     manager: EntityManager,
+    organizationId: string,
     siteId: string,
     window: { from: Date; to: Date },
   ): Promise<BlockedRange[]> {
@@ -154,9 +155,9 @@ export class AppointmentsRepository {
     return sql<BlockedRange>(
       manager,
       `SELECT scheduled_at AS start, blocked_until AS "end" FROM appointments
-       WHERE site_id = $1 AND status <> 'cancelled'
-         AND tstzrange(scheduled_at, blocked_until) && tstzrange($2, $3)`,
-      [siteId, window.from, window.to],
+       WHERE site_id = $2 AND status <> 'cancelled' AND organization_id = $1
+         AND tstzrange(scheduled_at, blocked_until) && tstzrange($3, $4)`,
+      [organizationId, siteId, window.from, window.to],
     );
   }
 

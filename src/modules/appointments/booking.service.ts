@@ -64,6 +64,7 @@ export class BookingService {
     }
     const blocked = await this.appointments.blocked(
       this.dataSource.manager,
+      widget.organizationId,
       site.id,
       dayWindow(day),
     );
@@ -117,7 +118,12 @@ export class BookingService {
           `This visitor already has ${max} upcoming appointments, the most allowed.`,
         );
       }
-      const blocked = await this.appointments.blocked(manager, site.id, dayWindow(day));
+      const blocked = await this.appointments.blocked(
+        manager,
+        organizationId,
+        site.id,
+        dayWindow(day),
+      );
       const slot = daySlots(day, bookingRules(settings), this.clock.now(), blocked).find(
         (candidate) => candidate.startsAt.toMillis() === start.toMillis(),
       );

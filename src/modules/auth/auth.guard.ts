@@ -140,7 +140,7 @@ export class AuthGuard implements CanActivate {
     if (token) {
       const session = this.widgetSessions.verify(token);
       if (!session) throw AppError.unauthenticated();
-      site = await this.sites.findActive(session.siteId);
+      site = await this.sites.findActive(session.organizationId, session.siteId);
       visitorId = session.visitorId;
     } else {
       const key = widgetField(request, 'widget_key');
@@ -158,7 +158,7 @@ export class AuthGuard implements CanActivate {
     if (needsVisitor && !visitorId) {
       const uid = widgetField(request, 'visitor_uid');
       if (!uid) throw AppError.invalid('visitor_uid', 'The visitor_uid field is required.');
-      visitorId = await this.visitors.idByUid(siteId, uid);
+      visitorId = await this.visitors.idByUid(site.organization_id, siteId, uid);
       if (!visitorId) throw AppError.notFound();
     }
     const origin = request.headers.origin;

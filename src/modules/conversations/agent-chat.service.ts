@@ -184,7 +184,7 @@ export class AgentChatService {
           ),
         );
       }
-      const after = await this.conversations.find(actor.organizationId, conversationId, manager);
+      const after = await this.conversations.find(manager, actor.organizationId, conversationId);
       if (!after) throw AppError.notFound();
       return after;
     });

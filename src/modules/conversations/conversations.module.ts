@@ -17,6 +17,7 @@ import { MissedChatsScheduler } from './missed-chats.scheduler';
 import { OpenConversationsRepository } from './open-conversations.repository';
 import { PublicConversationsController } from './public-conversations.controller';
 import { VisitorChatService } from './visitor-chat.service';
+import { ConversationReviewsService } from './conversation-reviews.service';
 
 /**
  * Conversations and their lifecycle, the agents' live channel (`/agent`) and the missed-chat
@@ -40,10 +41,11 @@ import { VisitorChatService } from './visitor-chat.service';
     ConversationsService,
     AgentChatService,
     VisitorChatService,
+    ConversationReviewsService,
     MissedChatsScheduler,
     MissedChatsProcessor,
     AgentGateway,
   ],
-  exports: [ConversationsService, VisitorChatService],
+  exports: [ConversationsService, VisitorChatService, ConversationReviewsService],
 })
 export class ConversationsModule {}

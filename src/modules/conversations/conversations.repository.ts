@@ -73,15 +73,14 @@ export class ConversationsRepository {
   }
 
   async find(
+    manager: EntityManager,
     organizationId: string,
     conversationId: string,
-    manager?: EntityManager,
   ): Promise<ConversationRow | undefined> {
-    const rows = await sql<ConversationRow>(
-      manager ?? this.dataSource,
-      `${SELECT} WHERE ${VISIBLE} AND c.id = $2`,
-      [organizationId, conversationId],
-    );
+    const rows = await sql<ConversationRow>(manager, `${SELECT} WHERE ${VISIBLE} AND c.id = $2`, [
+      organizationId,
+      conversationId,
+    ]);
     return rows[0];
   }
 
@@ -140,18 +139,44 @@ export class ConversationsRepository {
   }
 
   /** One of the visitor's started conversations, or the latest when `conversationId` is absent. */
-  async findForVisitor(
+  findForVisitor(
+    manager: EntityManager,
     organizationId: string,
     visitorId: string,
     conversationId?: string,
-    manager?: EntityManager,
+  ): Promise<VisitorConversationRow | undefined> {
+    return this.visitorConversation(manager, organizationId, visitorId, conversationId, '');
+  }
+
+  /** `findForVisitor`, locked for the rest of the transaction (messages and reviews queue up). */
+  lockForVisitor(
+    manager: EntityManager,
+    organizationId: string,
+    visitorId: string,
+    conversationId?: string,
+  ): Promise<VisitorConversationRow | undefined> {
+    return this.visitorConversation(
+      manager,
+      organizationId,
+      visitorId,
+      conversationId,
+      'FOR UPDATE',
+    );
+  }
+
+  private async visitorConversation(
+    manager: EntityManager,
+    organizationId: string,
+    visitorId: string,
+    conversationId: string | undefined,
+    lock: '' | 'FOR UPDATE',
   ): Promise<VisitorConversationRow | undefined> {
     const rows = await sql<VisitorConversationRow>(
-      manager ?? this.dataSource,
+      manager,
       `SELECT id, site_id, visitor_id, status, closed_at, rating FROM conversations
        WHERE organization_id = $1 AND visitor_id = $2 AND started_at IS NOT NULL
          AND ($3::bigint IS NULL OR id = $3)
-       ORDER BY id DESC LIMIT 1 ${manager ? 'FOR UPDATE' : ''}`,
+       ORDER BY id DESC LIMIT 1 ${lock}`,
       [organizationId, visitorId, conversationId ?? null],
     );
     return rows[0];

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { DataSource } from 'typeorm';
 import { AppError } from '../../common/errors/app-error';
 import { MessagesService } from '../messages/messages.service';
 import type { MessageRow } from '../messages/messages.repository';
@@ -21,6 +22,7 @@ export class ConversationsService {
     private readonly conversations: ConversationsRepository,
     private readonly messages: MessagesService,
     private readonly realtime: RealtimeService,
+    private readonly dataSource: DataSource,
   ) {}
 
   page(
@@ -32,7 +34,11 @@ export class ConversationsService {
   }
 
   async get(organizationId: string, conversationId: string): Promise<ConversationRow> {
-    const conversation = await this.conversations.find(organizationId, conversationId);
+    const conversation = await this.conversations.find(
+      this.dataSource.manager,
+      organizationId,
+      conversationId,
+    );
     if (!conversation) throw AppError.notFound();
     return conversation;
   }

@@ -19,7 +19,8 @@ export const CATCH_UP_LIMIT = 200;
 
 /**
  * The visitor's side of a chat (widget API and the `/widget` socket): the open conversation,
- * messages, ending the chat, reviews, read receipts and typing. Every change commits with its
+ * messages, ending the chat, read receipts and typing (reviews are
+ * `ConversationReviewsService`'s). Every change commits with its
  * domain event; the live pushes follow the commit.
  */
 @Injectable()
@@ -77,7 +78,7 @@ export class VisitorChatService {
       const started = !open.started_at;
       if (started) {
         await this.openConversations.start(manager, organizationId, open.id);
-        const conversation = await this.conversations.find(organizationId, open.id, manager);
+        const conversation = await this.conversations.find(manager, organizationId, open.id);
         if (!conversation) throw new Error('a started conversation is not visible');
         await this.outbox.publish(
           manager,
@@ -143,11 +144,11 @@ export class VisitorChatService {
   ): Promise<MessageRow> {
     const organizationId = visitor.organizationId;
     const message = await this.dataSource.transaction(async (manager) => {
-      const conversation = await this.conversations.findForVisitor(
+      const conversation = await this.conversations.lockForVisitor(
+        manager,
         organizationId,
         visitor.visitorId,
         conversationId,
-        manager,
       );
       if (!conversation) throw AppError.notFound();
       if (conversation.status === 'closed') {
@@ -198,7 +199,11 @@ export class VisitorChatService {
         visitor.visitorId,
       );
       if (!open?.started_at) {
-        const latest = await this.conversations.findForVisitor(organizationId, visitor.visitorId);
+        const latest = await this.conversations.findForVisitor(
+          manager,
+          organizationId,
+          visitor.visitorId,
+        );
         if (!latest?.closed_at) throw AppError.notFound();
         return { id: latest.id, status: latest.status, closedAt: latest.closed_at, closed: false };
       }
@@ -219,45 +224,6 @@ export class VisitorChatService {
     return { id: result.id, status: result.status, closedAt: result.closedAt };
   }
 
-  /**
-   * A rating (1 to 5) with an optional comment, once per conversation (409 after that): the
-   * given conversation of the visitor, else the latest one.
-   */
-  async review(
-    visitor: VisitorPrincipal,
-    input: { rating: number; comment?: string; conversationId?: string },
-  ): Promise<{ conversationId: string; rating: number; comment: string | null }> {
-    const organizationId = visitor.organizationId;
-    return this.dataSource.transaction(async (manager) => {
-      const conversation = await this.conversations.findForVisitor(
-        organizationId,
-        visitor.visitorId,
-        input.conversationId,
-        manager,
-      );
-      if (!conversation) throw AppError.notFound();
-      if (conversation.rating !== null) {
-        throw AppError.conflict('This conversation has already been reviewed.');
-      }
-      const comment = input.comment ?? null;
-      await this.conversations.review(
-        manager,
-        organizationId,
-        conversation.id,
-        input.rating,
-        comment,
-      );
-      await this.outbox.publish(
-        manager,
-        conversationEvents.reviewSubmitted(organizationId, conversation.id, {
-          rating: input.rating,
-          comment,
-        }),
-      );
-      return { conversationId: conversation.id, rating: input.rating, comment };
-    });
-  }
-
   /** The visitor has read up to `messageId` of one of its conversations; agents hear it. */
   async markRead(
     visitor: VisitorPrincipal,
@@ -265,6 +231,7 @@ export class VisitorChatService {
     messageId: string,
   ): Promise<string> {
     const conversation = await this.conversations.findForVisitor(
+      this.dataSource.manager,
       visitor.organizationId,
       visitor.visitorId,
       conversationId,
@@ -288,6 +255,7 @@ export class VisitorChatService {
   /** Tells the agents the visitor is (or stopped) typing in its open conversation. */
   async typing(visitor: VisitorPrincipal, isTyping: boolean): Promise<void> {
     const conversation = await this.conversations.findForVisitor(
+      this.dataSource.manager,
       visitor.organizationId,
       visitor.visitorId,
     );

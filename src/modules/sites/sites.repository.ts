@@ -75,11 +75,11 @@ export class SitesRepository {
     return rows[0];
   }
 
-  async findActive(siteId: string): Promise<SiteRow | undefined> {
+  async findActive(organizationId: string, siteId: string): Promise<SiteRow | undefined> {
     const rows = await sql<SiteRow>(
       this.dataSource,
-      `SELECT ${COLUMNS} FROM sites WHERE id = $1 AND is_active`,
-      [siteId],
+      `SELECT ${COLUMNS} FROM sites WHERE organization_id = $1 AND id = $2 AND is_active`,
+      [organizationId, siteId],
     );
     return rows[0];
   }

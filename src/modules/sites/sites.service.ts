@@ -44,8 +44,8 @@ export class SitesService {
   }
 
   /** An active site by id (a widget session token names its site). */
-  findActive(siteId: string): Promise<SiteRow | undefined> {
-    return this.sites.findActive(siteId);
+  findActive(organizationId: string, siteId: string): Promise<SiteRow | undefined> {
+    return this.sites.findActive(organizationId, siteId);
   }
 
   async get(organizationId: string, siteId: string): Promise<SiteRow> {

@@ -39,6 +39,8 @@ export interface VisitorContext {
   email?: string;
   phone?: string;
   language?: string;
+  /** ISO 3166-1 alpha-2, from the proxy's country header (see visitor-country.ts). */
+  country?: string;
   pageUrl?: string;
   pageTitle?: string;
   platform?: string;
@@ -122,12 +124,16 @@ export class VisitorsRepository {
   }
 
   /** The id of the visitor `visitorUid` of the site, if there is one. */
-  async idByUid(siteId: string, visitorUid: string): Promise<string | undefined> {
+  async idByUid(
+    organizationId: string,
+    siteId: string,
+    visitorUid: string,
+  ): Promise<string | undefined> {
     if (!UUID.test(visitorUid)) return undefined;
     const rows = await sql<{ id: string }>(
       this.dataSource,
-      `SELECT id FROM visitors WHERE site_id = $1 AND visitor_uid = $2`,
-      [siteId, visitorUid],
+      `SELECT id FROM visitors WHERE organization_id = $1 AND site_id = $2 AND visitor_uid = $3`,
+      [organizationId, siteId, visitorUid],
     );
     return rows[0]?.id;
   }
@@ -166,8 +172,8 @@ export class VisitorsRepository {
     const rows = await sql<WidgetVisitorRow>(
       manager,
       `INSERT INTO visitors (organization_id, site_id, visitor_uid, name, email, phone, language,
-         page_url, page_title, platform, app_id, app_version, app_build, last_seen_at)
-       VALUES ($1, $2, gen_random_uuid(), $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, now())
+         page_url, page_title, platform, app_id, app_version, app_build, country, last_seen_at)
+       VALUES ($1, $2, gen_random_uuid(), $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, now())
        RETURNING ${WIDGET_COLUMNS}`,
       [organizationId, siteId, ...contextValues(context)],
     );
@@ -188,8 +194,9 @@ export class VisitorsRepository {
          language = COALESCE($5, language), page_url = COALESCE($6, page_url),
          page_title = COALESCE($7, page_title), platform = COALESCE($8, platform),
          app_id = COALESCE($9, app_id), app_version = COALESCE($10, app_version),
-         app_build = COALESCE($11, app_build), last_seen_at = now(), updated_at = now()
-       WHERE id = $1 AND organization_id = $12 RETURNING ${WIDGET_COLUMNS}`,
+         app_build = COALESCE($11, app_build), country = COALESCE($12, country),
+         last_seen_at = now(), updated_at = now()
+       WHERE id = $1 AND organization_id = $13 RETURNING ${WIDGET_COLUMNS}`,
       [visitorId, ...contextValues(context), organizationId],
     );
     return rows[0];
@@ -239,4 +246,5 @@ const contextValues = (context: VisitorContext) => [
   context.appId ?? null,
   context.appVersion ?? null,
   context.appBuild ?? null,
+  context.country ?? null,
 ];

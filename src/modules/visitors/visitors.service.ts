@@ -36,8 +36,8 @@ export class VisitorsService {
   }
 
   /** The id of the site's visitor with this UID (widget authentication). */
-  idByUid(siteId: string, visitorUid: string): Promise<string | undefined> {
-    return this.visitors.idByUid(siteId, visitorUid);
+  idByUid(organizationId: string, siteId: string, visitorUid: string): Promise<string | undefined> {
+    return this.visitors.idByUid(organizationId, siteId, visitorUid);
   }
 
   /**
@@ -52,7 +52,7 @@ export class VisitorsService {
     context: VisitorContext,
   ): Promise<WidgetVisitorRow> {
     if (visitorUid !== undefined) {
-      const id = await this.visitors.idByUid(site.siteId, visitorUid);
+      const id = await this.visitors.idByUid(site.organizationId, site.siteId, visitorUid);
       if (id) return this.visitors.resume(manager, site.organizationId, id, context);
       if (await this.visitors.uidExists(visitorUid)) throw AppError.notFound();
     }

@@ -1,12 +1,16 @@
-import { Body, Controller, Get, HttpCode, Post, Query } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Post, Query, Req } from '@nestjs/common';
+import type { Request } from 'express';
 import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CurrentVisitor, CurrentWidget, Widget } from '../../common/auth/auth.decorators';
 import type { VisitorPrincipal, WidgetPrincipal } from '../../common/auth/auth.types';
 import { ResponseMessage } from '../../common/http/response-message.decorator';
 import { ApiErrors } from '../../common/openapi/api-errors.decorator';
+import { AppConfig } from '../../config/app-config';
 import { messagePush } from '../conversations/chat-pushes';
+import { ConversationReviewsService } from '../conversations/conversation-reviews.service';
 import { VisitorChatService } from '../conversations/visitor-chat.service';
 import { TicketsService } from '../tickets/tickets.service';
+import { countryFrom } from '../visitors/visitor-country';
 import {
   ChatMessageListDto,
   ConversationEndedResponseDto,
@@ -40,7 +44,9 @@ export class WidgetController {
   constructor(
     private readonly widget: WidgetService,
     private readonly chat: VisitorChatService,
+    private readonly reviews: ConversationReviewsService,
     private readonly tickets: TicketsService,
+    private readonly config: AppConfig,
   ) {}
 
   @Post('init')
@@ -53,8 +59,12 @@ export class WidgetController {
   })
   @ApiOkResponse({ type: WidgetInitResponseDto })
   @ApiErrors(422)
-  init(@CurrentWidget() widget: WidgetPrincipal, @Body() body: WidgetInitDto) {
-    return this.widget.init(widget, body);
+  init(
+    @CurrentWidget() widget: WidgetPrincipal,
+    @Body() body: WidgetInitDto,
+    @Req() request: Request,
+  ) {
+    return this.widget.init(widget, body, countryFrom(request.headers, this.config.countryHeader));
   }
 
   @Post('profile')
@@ -158,7 +168,7 @@ export class WidgetController {
   @ApiCreatedResponse({ type: ReviewResponseDto })
   @ApiErrors(409, 422)
   async review(@CurrentVisitor() visitor: VisitorPrincipal, @Body() body: WidgetReviewDto) {
-    const review = await this.chat.review(visitor, {
+    const review = await this.reviews.review(visitor, {
       rating: body.rating,
       comment: body.comment,
       conversationId: body.conversation_id === undefined ? undefined : String(body.conversation_id),

@@ -63,7 +63,7 @@ export class WidgetGateway implements OnGatewayInit {
     const token = handshakeToken(socket.handshake);
     const session = token ? this.sessions.verify(token) : undefined;
     if (!session) throw new Error('no valid session token');
-    const site = await this.sites.findActive(session.siteId);
+    const site = await this.sites.findActive(session.organizationId, session.siteId);
     if (!site) throw new Error('site inactive');
     this.organizations.requireActiveSubscription(
       await this.organizations.get(site.organization_id),
@@ -91,17 +91,18 @@ export class WidgetGateway implements OnGatewayInit {
       perSecond: this.config.env.SOCKET_EVENTS_PER_SECOND,
       burst: this.config.env.SOCKET_EVENT_BURST,
       stillValid: async () =>
-        expiresAt.getTime() > Date.now() && (await this.siteStillActive(session.siteId)),
+        expiresAt.getTime() > Date.now() &&
+        (await this.siteStillActive(session.organizationId, session.siteId)),
       endsAt: () => Promise.resolve(expiresAt.getTime() > Date.now() ? expiresAt : undefined),
       initialEnd: expiresAt,
     });
   }
 
   /** Whether the site is still active; a yes is believed for a second on this instance. */
-  private async siteStillActive(siteId: string): Promise<boolean> {
+  private async siteStillActive(organizationId: string, siteId: string): Promise<boolean> {
     const now = Date.now();
     if ((this.activeSites.get(siteId) ?? 0) > now) return true;
-    const active = (await this.sites.findActive(siteId)) !== undefined;
+    const active = (await this.sites.findActive(organizationId, siteId)) !== undefined;
     if (active) this.activeSites.set(siteId, now + 1000);
     else this.activeSites.delete(siteId);
     if (this.activeSites.size > 10_000) this.activeSites.clear();

@@ -30,9 +30,10 @@ export class WidgetService {
   /**
    * Opens or resumes the visitor's session: the visitor (made or refreshed with what the widget
    * tells), its open conversation (made if none, unlisted until the first message) and a session
-   * token, in one transaction. Mobile SDKs must name an app the site allows.
+   * token, in one transaction. Mobile SDKs must name an app the site allows. `country` comes from
+   * the proxy's header (COUNTRY_HEADER), when one is configured.
    */
-  async init(widget: WidgetPrincipal, input: WidgetInitDto) {
+  async init(widget: WidgetPrincipal, input: WidgetInitDto, country?: string) {
     if (input.platform !== undefined) {
       if (!input.app_id) {
         throw AppError.invalid('app_id', 'The app_id field is required when platform is present.');
@@ -48,6 +49,7 @@ export class WidgetService {
         email: input.visitor_email,
         phone: input.visitor_phone ?? input.visitor_mobile ?? input.mobile,
         language: input.locale,
+        country,
         pageUrl: input.url,
         pageTitle: input.page_title,
         platform: input.platform,
