@@ -1,4 +1,4 @@
-import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { type ChildProcess, execFileSync, spawn, spawnSync } from 'node:child_process';
 import { existsSync, promises as fs } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import net from 'node:net';
@@ -111,6 +111,52 @@ function serverUser(): { uid?: number; gid?: number } {
   return { uid: id('-u'), gid: id('-g') };
 }
 
+/**
+ * When the server runs as its own user (we are root), that user must be able to enter every
+ * directory on the way to the cluster. A directory made by `mktemp -d` (mode 0700, owned by root)
+ * stops it, and initdb would only say "Permission denied". The check runs `test -x` as that user
+ * (uid and gid as the server gets them), so it sees what the server will see, ACLs included. We do
+ * not loosen the operator's directory ourselves: the message says what to change.
+ */
+function checkServerCanEnter(dataDir: string, user: { uid?: number; gid?: number }): void {
+  if (user.uid === undefined) return;
+  const canEnter = (dir: string) =>
+    spawnSync('test', ['-x', dir], { uid: user.uid, gid: user.gid }).status === 0;
+  if (canEnter(dataDir)) return;
+  // The first directory from the root that the user cannot enter.
+  let blocked = dataDir;
+  for (let dir = path.dirname(dataDir); dir !== blocked && !canEnter(dir); dir = path.dirname(dir))
+    blocked = dir;
+  let mode = '';
+  try {
+    const stat = execFileSync('stat', ['-c', '%a, owner %U', blocked], { encoding: 'utf8' });
+    mode = ` (mode ${stat.trim()})`;
+  } catch {
+    // Only for the message.
+  }
+  throw new Error(
+    `The embedded PostgreSQL runs as the user "${USER}" (PostgreSQL refuses to run as root), and that user cannot enter ${blocked}${mode}, on the way to DATA_DIR ${dataDir}. ` +
+      `Let it through with \`chmod o+x ${blocked}\` (others may then open files there whose names they know, not list them), ` +
+      `or only that user with \`setfacl -m u:${USER}:x ${blocked}\`; ` +
+      `or set DATA_DIR to a directory it can reach (one the service creates itself is made so); ` +
+      `or set DATABASE_URL to use a PostgreSQL of your own.`,
+  );
+}
+
+/**
+ * Creates the data directory if needed. The directories we create ourselves (whatever the umask)
+ * can be entered by the server's user but listed only by us (0711); an existing one is left as
+ * the operator made it.
+ */
+async function makeDataDir(dataDir: string, user: { uid?: number }): Promise<void> {
+  const first = await fs.mkdir(dataDir, { recursive: true });
+  if (first === undefined || user.uid === undefined) return;
+  for (let dir = dataDir; ; dir = path.dirname(dir)) {
+    await fs.chmod(dir, 0o711);
+    if (dir === first || dir === path.dirname(dir)) break;
+  }
+}
+
 async function waitUntilAccepting(
   url: string,
   server: ChildProcess,
@@ -167,9 +213,11 @@ export async function startEmbeddedPostgres(
 
   const databaseDir = path.resolve(dataDir, 'pg');
   const passwordFile = path.resolve(dataDir, 'pg-password');
+  const user = serverUser();
   let password: string;
   if (!existsSync(path.join(databaseDir, 'PG_VERSION'))) {
-    await fs.mkdir(path.dirname(databaseDir), { recursive: true });
+    await makeDataDir(path.dirname(databaseDir), user);
+    checkServerCanEnter(path.dirname(databaseDir), user);
     // A password of its own per data directory, readable only by the operator's account.
     password = randomBytes(18).toString('base64url');
     await fs.writeFile(passwordFile, `${password}\n`, { mode: 0o600 });
@@ -186,6 +234,7 @@ export async function startEmbeddedPostgres(
     await cluster.initialise();
   } else {
     password = (await fs.readFile(passwordFile, 'utf8')).trim();
+    checkServerCanEnter(path.dirname(databaseDir), user);
     await stopOrphanedServer(databaseDir);
   }
 
@@ -204,7 +253,7 @@ export async function startEmbeddedPostgres(
       '-c',
       'max_connections=300',
     ],
-    { ...serverUser(), detached: true, stdio: ['ignore', output.fd, output.fd] },
+    { ...user, detached: true, stdio: ['ignore', output.fd, output.fd] },
   );
   await output.close();
   const exited = new Promise<void>((resolve) => server.once('exit', () => resolve()));

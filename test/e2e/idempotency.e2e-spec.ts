@@ -49,6 +49,38 @@ describe('public API idempotency keys', () => {
     expect(await ticketCount('Refund please')).toBe(1);
   });
 
+  it('replays the first response byte for byte, with its status and headers, errors included', async () => {
+    const body = { subject: 'Byte for byte', description: 'Keys in order' };
+    const first = await post('/api/v1/tickets', 'key-bytes').send(body).expect(201);
+    const replay = await post('/api/v1/tickets', 'key-bytes').send(body).expect(201);
+    expect(replay.headers['idempotent-replayed']).toBe('true');
+    expect(replay.text).toBe(first.text);
+    expect(replay.headers['content-type']).toBe(first.headers['content-type']);
+    expect(replay.headers['content-length']).toBe(first.headers['content-length']);
+
+    const failed = await post('/api/v1/tickets', 'key-bytes-error')
+      .send({ subject: 'no description' })
+      .expect(422);
+    const failedAgain = await post('/api/v1/tickets', 'key-bytes-error')
+      .send({ subject: 'no description' })
+      .expect(422);
+    expect(failedAgain.headers['idempotent-replayed']).toBe('true');
+    expect(failedAgain.text).toBe(failed.text);
+    expect(failedAgain.headers['content-type']).toBe(failed.headers['content-type']);
+  });
+
+  it('still replays a response kept before bodies were stored as text', async () => {
+    const body = { subject: 'Kept as jsonb', description: 'x' };
+    const first = await post('/api/v1/tickets', 'key-old-row').send(body).expect(201);
+    await db.query(
+      `UPDATE idempotency_keys SET body = body_text::jsonb, body_text = NULL WHERE key = 'key-old-row'`,
+    );
+    const replay = await post('/api/v1/tickets', 'key-old-row').send(body).expect(201);
+    expect(replay.headers['idempotent-replayed']).toBe('true');
+    expect(replay.body).toEqual(first.body);
+    expect(await ticketCount('Kept as jsonb')).toBe(1);
+  });
+
   it('refuses the same key with another body or another endpoint (422 on Idempotency-Key)', async () => {
     await post('/api/v1/tickets', 'key-reuse').send({ subject: 'A', description: 'a' }).expect(201);
     const otherBody = await post('/api/v1/tickets', 'key-reuse')

@@ -1,5 +1,14 @@
 import { spawnSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Client } from 'pg';
@@ -168,3 +177,60 @@ describe('configuration', () => {
     expect(existsSync(path.join(tmpdir(), 'scs-never-created'))).toBe(false);
   });
 });
+
+// As root the embedded server runs as the user `postgres`, which cannot enter a directory made by
+// `mktemp -d` (mode 0700, owned by root). Without root there is no such user to test.
+(process.getuid?.() === 0 ? describe : describe.skip)(
+  'a DATA_DIR the embedded server cannot enter',
+  () => {
+    let parent: string;
+    beforeEach(() => {
+      parent = mkdtempSync(path.join(tmpdir(), 'scs-private-'));
+      chmodSync(parent, 0o700);
+    });
+    afterEach(() => rmSync(parent, { recursive: true, force: true }));
+
+    const start = (dataDir: string) =>
+      spawnSync(process.execPath, [path.join(ROOT, 'dist', 'src', 'main.js')], {
+        env: { PATH: process.env.PATH, HOME: process.env.HOME, DATA_DIR: dataDir },
+        encoding: 'utf8',
+        timeout: 60_000,
+      });
+
+    it('stops the start with a message naming the directory and what to change, leaving it as it was', () => {
+      const result = start(parent);
+      expect(result.status).toBe(1);
+      expect(result.stderr).toContain(
+        `The embedded PostgreSQL runs as the user "postgres" (PostgreSQL refuses to run as root), and that user cannot enter ${parent}`,
+      );
+      expect(result.stderr).toContain(`chmod o+x ${parent}`);
+      expect(result.stderr).toContain('DATABASE_URL');
+      expect(readdirSync(parent)).toEqual([]);
+      expect(statSync(parent).mode & 0o777).toBe(0o700);
+    });
+
+    it('starts in a DATA_DIR it creates itself, which its server can enter and only we can list (0711)', async () => {
+      chmodSync(parent, 0o755);
+      const dataDir = path.join(parent, 'created', 'data');
+      const app = await startApp({ DATA_DIR: dataDir });
+      try {
+        await request(app.url).get('/status.json').expect(200);
+      } finally {
+        await app.stop();
+      }
+      expect(statSync(dataDir).mode & 0o777).toBe(0o711);
+      expect(statSync(path.join(parent, 'created')).mode & 0o777).toBe(0o711);
+    });
+
+    it('names the first directory on the way that the server cannot enter', () => {
+      const inner = path.join(parent, 'inner');
+      mkdirSync(inner, { mode: 0o755 });
+      const result = start(inner);
+      expect(result.status).toBe(1);
+      expect(result.stderr).toContain(
+        `that user cannot enter ${parent} (mode 700, owner root), on the way to DATA_DIR ${inner}`,
+      );
+      expect(readdirSync(inner)).toEqual([]);
+    });
+  },
+);

@@ -27,6 +27,9 @@ export class AllExceptionsFilter implements ExceptionFilter {
       });
     }
     if (response.headersSent) return;
-    response.set(rendered.headers).status(rendered.status).json(rendered.body);
+    response.set(rendered.headers).status(rendered.status);
+    // A replayed error goes out as the text first sent; res.json would write the same bytes.
+    if (rendered.json !== undefined) response.type('json').send(rendered.json);
+    else response.json(rendered.body);
   }
 }

@@ -50,11 +50,12 @@ export function toAppError(exception: unknown): AppError | undefined {
   return undefined;
 }
 
-/** A response recorded earlier (an idempotent replay of an error), sent again as it was. */
+/** A response recorded earlier (an idempotent replay of an error), sent again byte for byte. */
 export class StoredResponse extends Error {
   constructor(
     readonly status: number,
-    readonly body: Record<string, unknown>,
+    /** The body exactly as it was first sent (JSON text). */
+    readonly json: string,
     readonly headers: Record<string, string>,
   ) {
     super('stored response');
@@ -67,6 +68,8 @@ export interface RenderedError {
   body: Record<string, unknown>;
   /** True when the error was not expected: log it with the request id; the body says nothing. */
   unexpected: boolean;
+  /** The body as JSON text to send as it is, when it was serialized before (a replay). */
+  json?: string;
 }
 
 export function renderError(exception: unknown): RenderedError {
@@ -74,8 +77,9 @@ export function renderError(exception: unknown): RenderedError {
     return {
       status: exception.status,
       headers: exception.headers,
-      body: exception.body,
+      body: JSON.parse(exception.json) as Record<string, unknown>,
       unexpected: false,
+      json: exception.json,
     };
   }
   const known = toAppError(exception);

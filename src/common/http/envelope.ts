@@ -35,7 +35,10 @@ export function enveloped(
   return { ...envelope(httpStatus, message ?? defaultMessage(httpStatus)), ...fields };
 }
 
-/** A body that already is in its envelope (an idempotent response): sent as it is. */
+/**
+ * A body already in its envelope and serialized (an idempotent response, or its replay): the
+ * text is sent as it is, so a replay is the first response byte for byte.
+ */
 export class Enveloped {
-  constructor(readonly body: Record<string, unknown>) {}
+  constructor(readonly json: string) {}
 }

@@ -22,11 +22,12 @@ export class JsonExpressAdapter extends ExpressAdapter {
       status === 204 ||
       status === 304
     ) {
-      return super.reply(response, body instanceof Enveloped ? body.body : body);
+      return super.reply(response, body instanceof Enveloped ? JSON.parse(body.json) : body);
     }
-    const json = JSON.stringify(
-      body instanceof Enveloped ? body.body : enveloped(status, shape?.message, body),
-    );
+    const json =
+      body instanceof Enveloped
+        ? body.json
+        : JSON.stringify(enveloped(status, shape?.message, body));
     response.setHeader('Content-Type', 'application/json; charset=utf-8');
     response.setHeader('Content-Length', Buffer.byteLength(json));
     response.end(json);

@@ -81,31 +81,40 @@ export class IdempotencyInterceptor implements NestInterceptor {
             );
           }
           if (existing.status >= 400) {
-            throw new StoredResponse(existing.status, existing.body ?? {}, {
+            throw new StoredResponse(existing.status, existing.body_text ?? '{}', {
               'Idempotent-Replayed': 'true',
             });
           }
+          response.status(existing.status);
           response.setHeader('Idempotent-Replayed', 'true');
-          return of(new Enveloped(existing.body ?? {}));
+          return of(new Enveloped(existing.body_text ?? '{}'));
         }
         return next.handle().pipe(
           // The record is complete before the response leaves, so a retry right after replays it.
           mergeMap((body: unknown) => {
             const status = response.statusCode;
-            const sent = enveloped(status, request[RESPONSE_SHAPE]?.message, body);
+            // Serialized once: the text kept is the text sent, and what a replay sends.
+            const sent = JSON.stringify(enveloped(status, request[RESPONSE_SHAPE]?.message, body));
             return from(
               this.records.complete(apiKeyId, key, status, sent).then(() => new Enveloped(sent)),
             );
           }),
           catchError((error: unknown) => {
             const rendered = renderError(error);
-            const settled =
-              rendered.status >= 500
-                ? this.records.release(apiKeyId, key)
-                : this.records.complete(apiKeyId, key, rendered.status, rendered.body);
-            return from(settled.catch(() => undefined)).pipe(
-              mergeMap(() => throwError(() => error)),
+            if (rendered.status >= 500) {
+              return from(this.records.release(apiKeyId, key).catch(() => undefined)).pipe(
+                mergeMap(() => throwError(() => error)),
+              );
+            }
+            // Rendered once: the error's text kept is the text sent (its datetime included).
+            const sent = new StoredResponse(
+              rendered.status,
+              rendered.json ?? JSON.stringify(rendered.body),
+              rendered.headers,
             );
+            return from(
+              this.records.complete(apiKeyId, key, sent.status, sent.json).catch(() => undefined),
+            ).pipe(mergeMap(() => throwError(() => sent)));
           }),
         );
       }),

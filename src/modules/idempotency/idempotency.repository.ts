@@ -5,7 +5,8 @@ import { sql } from '../../database/sql';
 export interface IdempotencyRecord {
   fingerprint: Buffer;
   status: number | null;
-  body: Record<string, unknown> | null;
+  /** The body exactly as sent; null for a request still running. */
+  body_text: string | null;
   created_at: Date;
 }
 
@@ -30,26 +31,31 @@ export class IdempotencyRepository {
       this.dataSource,
       `INSERT INTO idempotency_keys AS k (api_key_id, key, fingerprint) VALUES ($1, $2, $3)
        ON CONFLICT (api_key_id, key) DO UPDATE
-         SET fingerprint = EXCLUDED.fingerprint, status = NULL, body = NULL, created_at = now(), completed_at = NULL
+         SET fingerprint = EXCLUDED.fingerprint, status = NULL, body = NULL, body_text = NULL, created_at = now(), completed_at = NULL
          WHERE k.created_at < now() - interval '${KEEP_HOURS} hours'
             OR (k.completed_at IS NULL AND k.created_at < now() - interval '${IN_FLIGHT_MINUTES} minutes')
        RETURNING key`,
       [apiKeyId, key, fingerprint],
     );
     if (claimed.length > 0) return undefined;
-    const rows = await sql<IdempotencyRecord>(
+    const rows = await sql<IdempotencyRecord & { body: unknown }>(
       this.dataSource,
-      `SELECT fingerprint, status, body, created_at FROM idempotency_keys WHERE api_key_id = $1 AND key = $2`,
+      `SELECT fingerprint, status, body_text, body, created_at FROM idempotency_keys WHERE api_key_id = $1 AND key = $2`,
       [apiKeyId, key],
     );
-    return rows[0];
+    if (!rows[0]) return undefined;
+    const { body, ...record } = rows[0];
+    // A row kept before body_text existed has only the jsonb body (its keys in jsonb's order).
+    if (record.body_text === null && body !== null) record.body_text = JSON.stringify(body);
+    return record;
   }
 
-  async complete(apiKeyId: string, key: string, status: number, body: unknown): Promise<void> {
+  /** Keeps the response: its status and its body as the exact JSON text sent. */
+  async complete(apiKeyId: string, key: string, status: number, bodyText: string): Promise<void> {
     await sql(
       this.dataSource,
-      `UPDATE idempotency_keys SET status = $3, body = $4, completed_at = now() WHERE api_key_id = $1 AND key = $2`,
-      [apiKeyId, key, status, JSON.stringify(body)],
+      `UPDATE idempotency_keys SET status = $3, body_text = $4, completed_at = now() WHERE api_key_id = $1 AND key = $2`,
+      [apiKeyId, key, status, bodyText],
     );
   }
 
