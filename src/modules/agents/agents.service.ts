@@ -98,16 +98,13 @@ export class AgentsService {
    * `agent_user_id`.
    */
   async resolveActor(
+    manager: EntityManager,
     organizationId: string,
     agentUserId: number | undefined,
     keyCreatorId: string | null,
   ): Promise<UserRow> {
     if (agentUserId !== undefined) {
-      const user = await this.agents.find(
-        this.dataSource.manager,
-        organizationId,
-        String(agentUserId),
-      );
+      const user = await this.agents.find(manager, organizationId, String(agentUserId));
       if (!user)
         throw AppError.invalid(
           'agent_user_id',
@@ -116,7 +113,7 @@ export class AgentsService {
       return user;
     }
     const creator = keyCreatorId
-      ? await this.agents.find(this.dataSource.manager, organizationId, keyCreatorId)
+      ? await this.agents.find(manager, organizationId, keyCreatorId)
       : undefined;
     if (!creator) {
       throw AppError.invalid(

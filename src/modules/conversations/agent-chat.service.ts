@@ -226,7 +226,10 @@ export class AgentChatService {
         conversationId,
       );
       if (!conversation) throw AppError.notFound();
+      // On the transaction's own connection: a second one from the pool, while this one is held,
+      // starves the pool under concurrent replies (bench:api at 50 connections waited 8 s).
       const agent = await this.agents.resolveActor(
+        manager,
         actor.organizationId,
         actor.agentUserId,
         actor.keyCreatorId,

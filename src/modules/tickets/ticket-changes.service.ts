@@ -47,7 +47,12 @@ export class TicketChangesService {
     input: { status: TicketStatus; agent_user_id?: number },
   ): Promise<{ id: string; status: TicketStatus }> {
     return this.onLocked(key.organizationId, ticketId, async (manager, ticket) => {
-      await this.agents.resolveActor(key.organizationId, input.agent_user_id, key.createdByUserId);
+      await this.agents.resolveActor(
+        manager,
+        key.organizationId,
+        input.agent_user_id,
+        key.createdByUserId,
+      );
       const updated = await this.change(manager, ticket, { status: input.status });
       return { id: updated.id, status: updated.status };
     });
