@@ -1,30 +1,18 @@
-import {
-  Alert,
-  Button,
-  Card,
-  Checkbox,
-  Code,
-  Group,
-  SimpleGrid,
-  Stack,
-  Table,
-  Text,
-  TextInput,
-  Title,
-} from '@mantine/core';
+import { Alert, Checkbox, Code, Group, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { type FormEvent, useState } from 'react';
+import { useState } from 'react';
 import { api, unwrap } from '../../api/client';
 import { allPages } from '../../api/queries';
 import type { Schemas } from '../../../../shared/api/client';
 import { t } from '../../i18n';
+import { FormCard } from './FormCard';
+import { ListTable } from './ListTable';
 import {
   ConfirmButton,
   CopyField,
   fieldErrorsOf,
   formatDateTime,
   NoticeBar,
-  QueryState,
   SectionHeader,
   useNotice,
   Tag,
@@ -88,60 +76,58 @@ export default function ApiKeysSettings() {
           void queryClient.invalidateQueries({ queryKey: ['api-keys'] });
         }}
       />
-      <QueryState loading={keys.isPending} error={keys.error} />
-      {keys.data && keys.data.length === 0 && (
-        <Text c="dimmed" mt="lg">
-          {t('settings.apiKeys.empty')}
-        </Text>
-      )}
-      {keys.data && keys.data.length > 0 && (
-        <Table.ScrollContainer minWidth={720} mt="lg">
-          <Table verticalSpacing="sm">
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th>{t('settings.apiKeys.name')}</Table.Th>
-                <Table.Th>{t('settings.apiKeys.prefix')}</Table.Th>
-                <Table.Th>{t('settings.apiKeys.abilities')}</Table.Th>
-                <Table.Th>{t('settings.apiKeys.lastUsed')}</Table.Th>
-                <Table.Th>{t('settings.actions')}</Table.Th>
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {keys.data.map((key) => (
-                <Table.Tr key={key.id}>
-                  <Table.Td fw={500}>{key.name}</Table.Td>
-                  <Table.Td>
-                    <Code>{key.key_prefix}…</Code>
-                  </Table.Td>
-                  <Table.Td>
-                    <Group gap={4}>
-                      {key.abilities.map((ability) => (
-                        <Tag key={ability} size="sm">
-                          {ability}
-                        </Tag>
-                      ))}
-                    </Group>
-                  </Table.Td>
-                  <Table.Td>
-                    {key.last_used_at
-                      ? formatDateTime(key.last_used_at)
-                      : t('settings.apiKeys.never')}
-                  </Table.Td>
-                  <Table.Td>
-                    <ConfirmButton
-                      label={t('settings.apiKeys.revoke', { name: key.name })}
-                      title={t('settings.apiKeys.revokeTitle')}
-                      message={t('settings.apiKeys.revokeMessage', { name: key.name })}
-                      confirmLabel={t('settings.apiKeys.revokeConfirm')}
-                      onConfirm={() => revoke.mutate(key.id)}
-                    />
-                  </Table.Td>
-                </Table.Tr>
-              ))}
-            </Table.Tbody>
-          </Table>
-        </Table.ScrollContainer>
-      )}
+      <ListTable
+        items={keys.data}
+        loading={keys.isPending}
+        error={keys.error}
+        empty={t('settings.apiKeys.empty')}
+        rowKey={(key) => key.id}
+        columns={[
+          {
+            key: 'name',
+            header: t('settings.apiKeys.name'),
+            cell: (key) => key.name,
+            props: { fw: 500 },
+          },
+          {
+            key: 'prefix',
+            header: t('settings.apiKeys.prefix'),
+            cell: (key) => <Code>{key.key_prefix}…</Code>,
+          },
+          {
+            key: 'abilities',
+            header: t('settings.apiKeys.abilities'),
+            cell: (key) => (
+              <Group gap={4}>
+                {key.abilities.map((ability) => (
+                  <Tag key={ability} size="sm">
+                    {ability}
+                  </Tag>
+                ))}
+              </Group>
+            ),
+          },
+          {
+            key: 'last-used',
+            header: t('settings.apiKeys.lastUsed'),
+            cell: (key) =>
+              key.last_used_at ? formatDateTime(key.last_used_at) : t('settings.apiKeys.never'),
+          },
+          {
+            key: 'actions',
+            header: t('settings.actions'),
+            cell: (key) => (
+              <ConfirmButton
+                label={t('settings.apiKeys.revoke', { name: key.name })}
+                title={t('settings.apiKeys.revokeTitle')}
+                message={t('settings.apiKeys.revokeMessage', { name: key.name })}
+                confirmLabel={t('settings.apiKeys.revokeConfirm')}
+                onConfirm={() => revoke.mutate(key.id)}
+              />
+            ),
+          },
+        ]}
+      />
     </>
   );
 }
@@ -157,50 +143,37 @@ function CreateKeyForm({ onCreated }: { onCreated: (name: string, key: string) =
     },
   });
   const errors = fieldErrorsOf(create.error);
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    create.mutate();
-  };
   return (
-    <Card withBorder padding="lg" component="form" onSubmit={submit} aria-labelledby="new-key">
-      <Title order={3} size="h4" id="new-key" mb="sm">
-        {t('settings.apiKeys.create')}
-      </Title>
-      <Stack>
-        {create.error && !Object.keys(errors).length && (
-          <Text c="red" role="alert">
-            {create.error.message}
-          </Text>
-        )}
-        <TextInput
-          label={t('settings.apiKeys.name')}
-          value={name}
-          onChange={(e) => setName(e.currentTarget.value)}
-          error={errors.name}
-          required
-          maw={420}
-        />
-        <Checkbox.Group
-          label={t('settings.apiKeys.abilities')}
-          value={abilities}
-          onChange={(value) => setAbilities(value)}
-          error={
-            errors.abilities ??
-            Object.entries(errors).find(([k]) => k.startsWith('abilities.'))?.[1]
-          }
-        >
-          <SimpleGrid cols={{ base: 1, xs: 2, md: 4 }} mt="xs">
-            {ABILITIES.map((ability) => (
-              <Checkbox key={ability} value={ability} label={ability} />
-            ))}
-          </SimpleGrid>
-        </Checkbox.Group>
-        <Group justify="flex-end">
-          <Button type="submit" loading={create.isPending}>
-            {t('settings.apiKeys.createButton')}
-          </Button>
-        </Group>
-      </Stack>
-    </Card>
+    <FormCard
+      id="new-key"
+      title={t('settings.apiKeys.create')}
+      submitLabel={t('settings.apiKeys.createButton')}
+      submitting={create.isPending}
+      error={create.error}
+      onSubmit={() => create.mutate()}
+    >
+      <TextInput
+        label={t('settings.apiKeys.name')}
+        value={name}
+        onChange={(e) => setName(e.currentTarget.value)}
+        error={errors.name}
+        required
+        maw={420}
+      />
+      <Checkbox.Group
+        label={t('settings.apiKeys.abilities')}
+        value={abilities}
+        onChange={(value) => setAbilities(value)}
+        error={
+          errors.abilities ?? Object.entries(errors).find(([k]) => k.startsWith('abilities.'))?.[1]
+        }
+      >
+        <SimpleGrid cols={{ base: 1, xs: 2, md: 4 }} mt="xs">
+          {ABILITIES.map((ability) => (
+            <Checkbox key={ability} value={ability} label={ability} />
+          ))}
+        </SimpleGrid>
+      </Checkbox.Group>
+    </FormCard>
   );
 }

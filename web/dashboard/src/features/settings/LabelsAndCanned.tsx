@@ -5,7 +5,6 @@ import {
   ColorInput,
   Group,
   Stack,
-  Table,
   Text,
   Textarea,
   TextInput,
@@ -16,6 +15,8 @@ import { type FormEvent, useState } from 'react';
 import { api, unwrap } from '../../api/client';
 import { useCannedResponses, useLabels } from '../../api/queries';
 import { t } from '../../i18n';
+import { FormCard } from './FormCard';
+import { ListTable } from './ListTable';
 import {
   ConfirmButton,
   EditButton,
@@ -72,10 +73,6 @@ export function CannedResponsesSettings() {
   });
   const draftErrors = fieldErrorsOf(update.error);
   const errors = fieldErrorsOf(create.error);
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    create.mutate();
-  };
   return (
     <>
       <SectionHeader
@@ -83,107 +80,102 @@ export function CannedResponsesSettings() {
         description={t('settings.canned.description')}
       />
       <NoticeBar notice={notice.notice} onClose={notice.clear} />
-      <Card withBorder padding="lg" component="form" onSubmit={submit} aria-labelledby="new-canned">
-        <Title order={3} size="h4" id="new-canned" mb="sm">
-          {t('settings.canned.add')}
-        </Title>
-        <Stack>
-          {create.error && !Object.keys(errors).length && (
-            <Text c="red" role="alert">
-              {create.error.message}
-            </Text>
-          )}
-          <TextInput
-            label={t('settings.canned.shortcut')}
-            description={t('settings.canned.shortcutHint')}
-            leftSection="/"
-            value={shortcut}
-            onChange={(e) => setShortcut(e.currentTarget.value)}
-            error={errors.shortcut}
-            required
-            maw={320}
-          />
-          <Textarea
-            label={t('settings.canned.body')}
-            value={body}
-            onChange={(e) => setBody(e.currentTarget.value)}
-            error={errors.body}
-            autosize
-            minRows={3}
-            required
-          />
-          <Group justify="flex-end">
-            <Button type="submit" loading={create.isPending}>
-              {t('settings.canned.addButton')}
-            </Button>
-          </Group>
-        </Stack>
-      </Card>
-      <QueryState loading={list.isPending} error={list.error} />
-      {list.data && list.data.length === 0 && (
-        <Text c="dimmed" mt="lg">
-          {t('settings.canned.empty')}
-        </Text>
-      )}
-      {list.data && list.data.length > 0 && (
-        <Table mt="lg" verticalSpacing="sm">
-          <Table.Thead>
-            <Table.Tr>
-              <Table.Th>{t('settings.canned.shortcut')}</Table.Th>
-              <Table.Th>{t('settings.canned.body')}</Table.Th>
-              <Table.Th>{t('settings.actions')}</Table.Th>
-            </Table.Tr>
-          </Table.Thead>
-          <Table.Tbody>
-            {list.data.map((item) => (
-              <Table.Tr key={item.id}>
-                <Table.Td fw={600}>/{item.shortcut}</Table.Td>
-                <Table.Td style={{ whiteSpace: 'pre-wrap' }}>{item.body}</Table.Td>
-                <Table.Td>
-                  <EditButton
-                    label={t('settings.canned.edit', { shortcut: item.shortcut })}
-                    title={t('settings.canned.editTitle')}
-                    onOpen={() => {
-                      update.reset();
-                      setDraft({ shortcut: item.shortcut, body: item.body });
-                    }}
-                    onSave={() => update.mutateAsync(item.id)}
-                    saving={update.isPending}
-                    error={update.error}
-                  >
-                    <TextInput
-                      label={t('settings.canned.shortcut')}
-                      description={t('settings.canned.shortcutHint')}
-                      leftSection="/"
-                      value={draft.shortcut}
-                      onChange={(e) => setDraft({ ...draft, shortcut: e.currentTarget.value })}
-                      error={draftErrors.shortcut}
-                      required
-                      data-autofocus
-                    />
-                    <Textarea
-                      label={t('settings.canned.body')}
-                      value={draft.body}
-                      onChange={(e) => setDraft({ ...draft, body: e.currentTarget.value })}
-                      error={draftErrors.body}
-                      autosize
-                      minRows={3}
-                      required
-                    />
-                  </EditButton>
-                  <ConfirmButton
-                    label={t('settings.canned.remove', { shortcut: item.shortcut })}
-                    title={t('settings.canned.removeTitle')}
-                    message={t('settings.canned.removeMessage', { shortcut: item.shortcut })}
-                    confirmLabel={t('settings.canned.removeConfirm')}
-                    onConfirm={() => remove.mutate(item.id)}
+      <FormCard
+        id="new-canned"
+        title={t('settings.canned.add')}
+        submitLabel={t('settings.canned.addButton')}
+        submitting={create.isPending}
+        error={create.error}
+        onSubmit={() => create.mutate()}
+      >
+        <TextInput
+          label={t('settings.canned.shortcut')}
+          description={t('settings.canned.shortcutHint')}
+          leftSection="/"
+          value={shortcut}
+          onChange={(e) => setShortcut(e.currentTarget.value)}
+          error={errors.shortcut}
+          required
+          maw={320}
+        />
+        <Textarea
+          label={t('settings.canned.body')}
+          value={body}
+          onChange={(e) => setBody(e.currentTarget.value)}
+          error={errors.body}
+          autosize
+          minRows={3}
+          required
+        />
+      </FormCard>
+      <ListTable
+        items={list.data}
+        loading={list.isPending}
+        error={list.error}
+        empty={t('settings.canned.empty')}
+        rowKey={(item) => item.id}
+        minWidth={480}
+        columns={[
+          {
+            key: 'shortcut',
+            header: t('settings.canned.shortcut'),
+            props: { fw: 600 },
+            cell: (item) => `/${item.shortcut}`,
+          },
+          {
+            key: 'body',
+            header: t('settings.canned.body'),
+            props: { style: { whiteSpace: 'pre-wrap' } },
+            cell: (item) => item.body,
+          },
+          {
+            key: 'actions',
+            header: t('settings.actions'),
+            cell: (item) => (
+              <>
+                <EditButton
+                  label={t('settings.canned.edit', { shortcut: item.shortcut })}
+                  title={t('settings.canned.editTitle')}
+                  onOpen={() => {
+                    update.reset();
+                    setDraft({ shortcut: item.shortcut, body: item.body });
+                  }}
+                  onSave={() => update.mutateAsync(item.id)}
+                  saving={update.isPending}
+                  error={update.error}
+                >
+                  <TextInput
+                    label={t('settings.canned.shortcut')}
+                    description={t('settings.canned.shortcutHint')}
+                    leftSection="/"
+                    value={draft.shortcut}
+                    onChange={(e) => setDraft({ ...draft, shortcut: e.currentTarget.value })}
+                    error={draftErrors.shortcut}
+                    required
+                    data-autofocus
                   />
-                </Table.Td>
-              </Table.Tr>
-            ))}
-          </Table.Tbody>
-        </Table>
-      )}
+                  <Textarea
+                    label={t('settings.canned.body')}
+                    value={draft.body}
+                    onChange={(e) => setDraft({ ...draft, body: e.currentTarget.value })}
+                    error={draftErrors.body}
+                    autosize
+                    minRows={3}
+                    required
+                  />
+                </EditButton>
+                <ConfirmButton
+                  label={t('settings.canned.remove', { shortcut: item.shortcut })}
+                  title={t('settings.canned.removeTitle')}
+                  message={t('settings.canned.removeMessage', { shortcut: item.shortcut })}
+                  confirmLabel={t('settings.canned.removeConfirm')}
+                  onConfirm={() => remove.mutate(item.id)}
+                />
+              </>
+            ),
+          },
+        ]}
+      />
     </>
   );
 }

@@ -1,26 +1,15 @@
-import {
-  Button,
-  Card,
-  Group,
-  PasswordInput,
-  Select,
-  SimpleGrid,
-  Table,
-  Text,
-  TextInput,
-  Title,
-  VisuallyHidden,
-} from '@mantine/core';
+import { PasswordInput, Select, SimpleGrid, Text, TextInput, VisuallyHidden } from '@mantine/core';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { type FormEvent, useState } from 'react';
+import { useState } from 'react';
 import { api, unwrap } from '../../api/client';
 import { useTeam } from '../../api/queries';
 import { t } from '../../i18n';
+import { FormCard } from './FormCard';
+import { ListTable } from './ListTable';
 import {
   ConfirmButton,
   fieldErrorsOf,
   NoticeBar,
-  QueryState,
   type Role,
   SectionHeader,
   useMe,
@@ -75,71 +64,64 @@ export default function TeamSettings() {
           void refresh();
         }}
       />
-      <QueryState loading={team.isPending} error={team.error} />
-      {team.data && (
-        <Table.ScrollContainer minWidth={640} mt="lg">
-          <Table verticalSpacing="sm" highlightOnHover>
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th>{t('settings.team.name')}</Table.Th>
-                <Table.Th>{t('settings.team.email')}</Table.Th>
-                <Table.Th>{t('settings.team.role')}</Table.Th>
-                <Table.Th>{t('settings.team.status')}</Table.Th>
-                <Table.Th>
-                  <VisuallyHidden>{t('settings.actions')}</VisuallyHidden>
-                </Table.Th>
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {team.data.map((member) => (
-                <Table.Tr key={member.id}>
-                  <Table.Td>
-                    <Text fw={500}>{member.name}</Text>
-                  </Table.Td>
-                  <Table.Td>{member.email}</Table.Td>
-                  <Table.Td>
-                    <Select
-                      aria-label={t('settings.team.roleOf', { name: member.name })}
-                      data={roleOptions}
-                      value={member.role}
-                      allowDeselect={false}
-                      disabled={member.id === me.data?.user.id}
-                      onChange={(value) =>
-                        value && changeRole.mutate({ id: member.id, role: value })
-                      }
-                      w={140}
-                    />
-                  </Table.Td>
-                  <Table.Td>
-                    <Tag
-                      color={
-                        member.status === 'online'
-                          ? 'teal'
-                          : member.status === 'away'
-                            ? 'yellow'
-                            : 'gray'
-                      }
-                    >
-                      {t(`settings.team.presence.${member.status}`)}
-                    </Tag>
-                  </Table.Td>
-                  <Table.Td>
-                    {member.id !== me.data?.user.id && (
-                      <ConfirmButton
-                        label={t('settings.team.remove', { name: member.name })}
-                        title={t('settings.team.removeTitle')}
-                        message={t('settings.team.removeMessage', { name: member.name })}
-                        confirmLabel={t('settings.team.removeConfirm')}
-                        onConfirm={() => remove.mutate(member.id)}
-                      />
-                    )}
-                  </Table.Td>
-                </Table.Tr>
-              ))}
-            </Table.Tbody>
-          </Table>
-        </Table.ScrollContainer>
-      )}
+      <ListTable
+        items={team.data}
+        loading={team.isPending}
+        error={team.error}
+        rowKey={(member) => member.id}
+        minWidth={640}
+        highlightOnHover
+        columns={[
+          {
+            key: 'name',
+            header: t('settings.team.name'),
+            cell: (member) => <Text fw={500}>{member.name}</Text>,
+          },
+          { key: 'email', header: t('settings.team.email'), cell: (member) => member.email },
+          {
+            key: 'role',
+            header: t('settings.team.role'),
+            cell: (member) => (
+              <Select
+                aria-label={t('settings.team.roleOf', { name: member.name })}
+                data={roleOptions}
+                value={member.role}
+                allowDeselect={false}
+                disabled={member.id === me.data?.user.id}
+                onChange={(value) => value && changeRole.mutate({ id: member.id, role: value })}
+                w={140}
+              />
+            ),
+          },
+          {
+            key: 'status',
+            header: t('settings.team.status'),
+            cell: (member) => (
+              <Tag
+                color={
+                  member.status === 'online' ? 'teal' : member.status === 'away' ? 'yellow' : 'gray'
+                }
+              >
+                {t(`settings.team.presence.${member.status}`)}
+              </Tag>
+            ),
+          },
+          {
+            key: 'actions',
+            header: <VisuallyHidden>{t('settings.actions')}</VisuallyHidden>,
+            cell: (member) =>
+              member.id !== me.data?.user.id && (
+                <ConfirmButton
+                  label={t('settings.team.remove', { name: member.name })}
+                  title={t('settings.team.removeTitle')}
+                  message={t('settings.team.removeMessage', { name: member.name })}
+                  confirmLabel={t('settings.team.removeConfirm')}
+                  onConfirm={() => remove.mutate(member.id)}
+                />
+              ),
+          },
+        ]}
+      />
     </>
   );
 }
@@ -161,20 +143,15 @@ function AddMemberForm({ onAdded }: { onAdded: (name: string) => void }) {
     },
   });
   const errors = fieldErrorsOf(add.error);
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    add.mutate();
-  };
   return (
-    <Card withBorder padding="lg" component="form" onSubmit={submit} aria-labelledby="add-member">
-      <Title order={3} size="h4" id="add-member" mb="sm">
-        {t('settings.team.add')}
-      </Title>
-      {add.error && !Object.keys(errors).length && (
-        <Text c="red" role="alert" mb="sm">
-          {add.error.message}
-        </Text>
-      )}
+    <FormCard
+      id="add-member"
+      title={t('settings.team.add')}
+      submitLabel={t('settings.team.addButton')}
+      submitting={add.isPending}
+      error={add.error}
+      onSubmit={() => add.mutate()}
+    >
       <SimpleGrid cols={{ base: 1, sm: 2 }}>
         <TextInput
           label={t('settings.team.name')}
@@ -208,11 +185,6 @@ function AddMemberForm({ onAdded }: { onAdded: (name: string) => void }) {
           required
         />
       </SimpleGrid>
-      <Group justify="flex-end" mt="md">
-        <Button type="submit" loading={add.isPending}>
-          {t('settings.team.addButton')}
-        </Button>
-      </Group>
-    </Card>
+    </FormCard>
   );
 }

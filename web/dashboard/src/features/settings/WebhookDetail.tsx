@@ -4,12 +4,10 @@ import {
   Card,
   Code,
   Group,
-  SimpleGrid,
   Stack,
   Switch,
   Table,
   Text,
-  TextInput,
   Title,
 } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
@@ -29,7 +27,7 @@ import {
   Tag,
 } from './ui';
 import type { WebhookEvent } from './webhook-events';
-import { EventCheckboxes } from './WebhooksSettings';
+import { EndpointFields, EventCheckboxes } from './WebhooksSettings';
 
 type Endpoint = Schemas['WebhookEndpointDto'];
 type Delivery = Schemas['WebhookDeliveryDto'];
@@ -116,31 +114,17 @@ function EditWebhook({
             })}
           </Text>
         )}
-        <SimpleGrid cols={{ base: 1, sm: 2 }}>
-          <TextInput
-            label={t('settings.webhooks.url')}
-            value={url}
-            onChange={(e) => setUrl(e.currentTarget.value)}
-            error={errors.url}
-            required
-          />
-          <TextInput
-            label={t('settings.webhooks.descriptionLabel')}
-            value={description}
-            onChange={(e) => setDescription(e.currentTarget.value)}
-            error={errors.description}
-          />
-        </SimpleGrid>
+        <EndpointFields
+          url={url}
+          description={description}
+          onUrl={setUrl}
+          onDescription={setDescription}
+          errors={errors}
+        />
         <Text size="sm">
           {t('settings.webhooks.secretPrefix')} <Code>{endpoint.secret_prefix}…</Code>
         </Text>
-        <EventCheckboxes
-          value={events}
-          onChange={setEvents}
-          error={
-            errors.events ?? Object.entries(errors).find(([k]) => k.startsWith('events.'))?.[1]
-          }
-        />
+        <EventCheckboxes value={events} onChange={setEvents} errors={errors} />
         <Group justify="space-between">
           <Switch
             label={t('settings.webhooks.activeSwitch')}

@@ -1,31 +1,13 @@
-import {
-  Alert,
-  Anchor,
-  Button,
-  Card,
-  Checkbox,
-  Group,
-  SimpleGrid,
-  Stack,
-  Table,
-  Text,
-  TextInput,
-  Title,
-} from '@mantine/core';
+import { Alert, Anchor, Button, Checkbox, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { type FormEvent, useState } from 'react';
+import { useState } from 'react';
 import { Link } from 'react-router';
 import { api, unwrap } from '../../api/client';
+import { allPages } from '../../api/queries';
 import { t } from '../../i18n';
-import {
-  CopyField,
-  fieldErrorsOf,
-  NoticeBar,
-  QueryState,
-  SectionHeader,
-  useNotice,
-  Tag,
-} from './ui';
+import { FormCard } from './FormCard';
+import { ListTable } from './ListTable';
+import { CopyField, fieldErrorsOf, NoticeBar, SectionHeader, useNotice, Tag } from './ui';
 import { WEBHOOK_EVENTS, type WebhookEvent } from './webhook-events';
 
 export default function WebhooksSettings() {
@@ -34,7 +16,8 @@ export default function WebhooksSettings() {
   const [created, setCreated] = useState<{ id: number; url: string; secret: string } | null>(null);
   const hooks = useQuery({
     queryKey: ['webhooks'],
-    queryFn: () => unwrap(api.GET('/api/agent/webhooks', { params: { query: { per_page: 100 } } })),
+    queryFn: () =>
+      allPages((query) => unwrap(api.GET('/api/agent/webhooks', { params: { query } }))),
   });
   return (
     <>
@@ -67,76 +50,111 @@ export default function WebhooksSettings() {
           void queryClient.invalidateQueries({ queryKey: ['webhooks'] });
         }}
       />
-      <QueryState loading={hooks.isPending} error={hooks.error} />
-      {hooks.data && hooks.data.data.length === 0 && (
-        <Text c="dimmed" mt="lg">
-          {t('settings.webhooks.empty')}
-        </Text>
-      )}
-      {hooks.data && hooks.data.data.length > 0 && (
-        <Table.ScrollContainer minWidth={720} mt="lg">
-          <Table verticalSpacing="sm">
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th>{t('settings.webhooks.url')}</Table.Th>
-                <Table.Th>{t('settings.webhooks.events')}</Table.Th>
-                <Table.Th>{t('settings.webhooks.state')}</Table.Th>
-                <Table.Th>{t('settings.actions')}</Table.Th>
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {hooks.data.data.map((hook) => (
-                <Table.Tr key={hook.id}>
-                  <Table.Td style={{ wordBreak: 'break-all' }}>
-                    <Text fw={500} size="sm">
-                      {hook.url}
-                    </Text>
-                    {hook.description && (
-                      <Text size="xs" c="dimmed">
-                        {hook.description}
-                      </Text>
-                    )}
-                  </Table.Td>
-                  <Table.Td>
-                    <Text size="sm">{hook.events.join(', ')}</Text>
-                  </Table.Td>
-                  <Table.Td>
-                    <Tag color={hook.is_active ? 'teal' : 'red'}>
-                      {hook.is_active
-                        ? t('settings.webhooks.active')
-                        : t('settings.webhooks.disabled')}
-                    </Tag>
-                  </Table.Td>
-                  <Table.Td>
-                    <Button
-                      component={Link}
-                      to={`/settings/webhooks/${hook.id}`}
-                      size="xs"
-                      variant="light"
-                      aria-label={t('settings.webhooks.manageNamed', { url: hook.url })}
-                    >
-                      {t('settings.webhooks.manage')}
-                    </Button>
-                  </Table.Td>
-                </Table.Tr>
-              ))}
-            </Table.Tbody>
-          </Table>
-        </Table.ScrollContainer>
-      )}
+      <ListTable
+        items={hooks.data}
+        loading={hooks.isPending}
+        error={hooks.error}
+        empty={t('settings.webhooks.empty')}
+        rowKey={(hook) => hook.id}
+        columns={[
+          {
+            key: 'url',
+            header: t('settings.webhooks.url'),
+            props: { style: { wordBreak: 'break-all' } },
+            cell: (hook) => (
+              <>
+                <Text fw={500} size="sm">
+                  {hook.url}
+                </Text>
+                {hook.description && (
+                  <Text size="xs" c="dimmed">
+                    {hook.description}
+                  </Text>
+                )}
+              </>
+            ),
+          },
+          {
+            key: 'events',
+            header: t('settings.webhooks.events'),
+            cell: (hook) => <Text size="sm">{hook.events.join(', ')}</Text>,
+          },
+          {
+            key: 'state',
+            header: t('settings.webhooks.state'),
+            cell: (hook) => (
+              <Tag color={hook.is_active ? 'teal' : 'red'}>
+                {hook.is_active ? t('settings.webhooks.active') : t('settings.webhooks.disabled')}
+              </Tag>
+            ),
+          },
+          {
+            key: 'actions',
+            header: t('settings.actions'),
+            cell: (hook) => (
+              <Button
+                component={Link}
+                to={`/settings/webhooks/${hook.id}`}
+                size="xs"
+                variant="light"
+                aria-label={t('settings.webhooks.manageNamed', { url: hook.url })}
+              >
+                {t('settings.webhooks.manage')}
+              </Button>
+            ),
+          },
+        ]}
+      />
     </>
   );
 }
 
+/** The address and description of an endpoint, as created and as edited. */
+export function EndpointFields({
+  url,
+  description,
+  onUrl,
+  onDescription,
+  errors,
+}: {
+  url: string;
+  description: string;
+  onUrl: (url: string) => void;
+  onDescription: (description: string) => void;
+  errors: Record<string, string>;
+}) {
+  return (
+    <SimpleGrid cols={{ base: 1, sm: 2 }}>
+      <TextInput
+        label={t('settings.webhooks.url')}
+        placeholder="https://example.com/hooks/support"
+        value={url}
+        onChange={(e) => onUrl(e.currentTarget.value)}
+        error={errors.url}
+        required
+      />
+      <TextInput
+        label={t('settings.webhooks.descriptionLabel')}
+        value={description}
+        onChange={(e) => onDescription(e.currentTarget.value)}
+        error={errors.description}
+      />
+    </SimpleGrid>
+  );
+}
+
+/** The events an endpoint subscribes to; an error on the list or on one event shows under it. */
 export function EventCheckboxes({
   value,
   onChange,
-  error,
+  errors,
 }: {
   value: WebhookEvent[];
   onChange: (events: WebhookEvent[]) => void;
-  error?: string;
+  errors: Record<string, string>;
 }) {
+  const error =
+    errors.events ?? Object.entries(errors).find(([key]) => key.startsWith('events.'))?.[1];
   return (
     <Checkbox.Group
       label={t('settings.webhooks.events')}
@@ -175,50 +193,23 @@ function CreateWebhookForm({
     },
   });
   const errors = fieldErrorsOf(create.error);
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    create.mutate();
-  };
   return (
-    <Card withBorder padding="lg" component="form" onSubmit={submit} aria-labelledby="new-webhook">
-      <Title order={3} size="h4" id="new-webhook" mb="sm">
-        {t('settings.webhooks.create')}
-      </Title>
-      <Stack>
-        {create.error && !Object.keys(errors).length && (
-          <Text c="red" role="alert">
-            {create.error.message}
-          </Text>
-        )}
-        <SimpleGrid cols={{ base: 1, sm: 2 }}>
-          <TextInput
-            label={t('settings.webhooks.url')}
-            placeholder="https://example.com/hooks/support"
-            value={url}
-            onChange={(e) => setUrl(e.currentTarget.value)}
-            error={errors.url}
-            required
-          />
-          <TextInput
-            label={t('settings.webhooks.descriptionLabel')}
-            value={description}
-            onChange={(e) => setDescription(e.currentTarget.value)}
-            error={errors.description}
-          />
-        </SimpleGrid>
-        <EventCheckboxes
-          value={events}
-          onChange={setEvents}
-          error={
-            errors.events ?? Object.entries(errors).find(([k]) => k.startsWith('events.'))?.[1]
-          }
-        />
-        <Group justify="flex-end">
-          <Button type="submit" loading={create.isPending}>
-            {t('settings.webhooks.createButton')}
-          </Button>
-        </Group>
-      </Stack>
-    </Card>
+    <FormCard
+      id="new-webhook"
+      title={t('settings.webhooks.create')}
+      submitLabel={t('settings.webhooks.createButton')}
+      submitting={create.isPending}
+      error={create.error}
+      onSubmit={() => create.mutate()}
+    >
+      <EndpointFields
+        url={url}
+        description={description}
+        onUrl={setUrl}
+        onDescription={setDescription}
+        errors={errors}
+      />
+      <EventCheckboxes value={events} onChange={setEvents} errors={errors} />
+    </FormCard>
   );
 }
