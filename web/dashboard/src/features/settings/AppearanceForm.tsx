@@ -1,17 +1,7 @@
-import {
-  Button,
-  Card,
-  ColorInput,
-  Group,
-  Select,
-  SimpleGrid,
-  Stack,
-  Text,
-  TextInput,
-  Title,
-} from '@mantine/core';
-import { type FormEvent, useState } from 'react';
+import { ColorInput, Group, Select, SimpleGrid, Text, TextInput } from '@mantine/core';
+import { useState } from 'react';
 import { t } from '../../i18n';
+import { FormCard } from './FormCard';
 
 export interface Appearance {
   color: string;
@@ -35,70 +25,57 @@ export function AppearanceForm({
   const [form, setForm] = useState(value);
   const at = 'widget_settings.appearance';
   return (
-    <Card
-      withBorder
-      padding="lg"
-      component="form"
-      onSubmit={(event: FormEvent) => {
-        event.preventDefault();
-        onSave(form);
-      }}
-      aria-labelledby="site-appearance"
+    <FormCard
+      id="site-appearance"
+      title={t('settings.appearance.title')}
+      submitLabel={t('settings.appearance.save')}
+      submitting={saving}
+      onSubmit={() => onSave(form)}
     >
-      <Title order={3} size="h4" id="site-appearance" mb="sm">
-        {t('settings.appearance.title')}
-      </Title>
-      <Stack>
-        <SimpleGrid cols={{ base: 1, sm: 2 }}>
-          <ColorInput
-            label={t('settings.appearance.color')}
-            value={form.color}
-            onChange={(color) => setForm({ ...form, color })}
-            format="hex"
-            withEyeDropper={false}
-            error={errors[`${at}.color`]}
-          />
-          <Select
-            label={t('settings.appearance.position')}
-            data={[
-              { value: 'right', label: t('settings.appearance.right') },
-              { value: 'left', label: t('settings.appearance.left') },
-            ]}
-            value={form.position}
-            onChange={(position) => position && setForm({ ...form, position: position })}
-            allowDeselect={false}
-            error={errors[`${at}.position`]}
-          />
-          <TextInput
-            label={t('settings.appearance.greeting')}
-            value={form.greeting}
-            onChange={(e) => setForm({ ...form, greeting: e.currentTarget.value })}
-            error={errors[`${at}.greeting`]}
-          />
-          <TextInput
-            label={t('settings.appearance.launcher')}
-            value={form.launcher_label}
-            onChange={(e) => setForm({ ...form, launcher_label: e.currentTarget.value })}
-            error={errors[`${at}.launcher_label`]}
-          />
-        </SimpleGrid>
-        <Group justify={form.position === 'left' ? 'flex-start' : 'flex-end'} aria-hidden>
-          <Text
-            size="sm"
-            fw={600}
-            px="md"
-            py={8}
-            style={{ background: form.color, color: '#fff', borderRadius: 999 }}
-          >
-            {form.launcher_label}
-          </Text>
-        </Group>
-        <Group justify="flex-end">
-          <Button type="submit" loading={saving}>
-            {t('settings.appearance.save')}
-          </Button>
-        </Group>
-      </Stack>
-    </Card>
+      <SimpleGrid cols={{ base: 1, sm: 2 }}>
+        <ColorInput
+          label={t('settings.appearance.color')}
+          value={form.color}
+          onChange={(color) => setForm({ ...form, color })}
+          format="hex"
+          withEyeDropper={false}
+          error={errors[`${at}.color`]}
+        />
+        <Select
+          label={t('settings.appearance.position')}
+          data={[
+            { value: 'right', label: t('settings.appearance.right') },
+            { value: 'left', label: t('settings.appearance.left') },
+          ]}
+          value={form.position}
+          onChange={(position) => position && setForm({ ...form, position: position })}
+          allowDeselect={false}
+          error={errors[`${at}.position`]}
+        />
+        <TextInput
+          label={t('settings.appearance.greeting')}
+          value={form.greeting}
+          onChange={(e) => setForm({ ...form, greeting: e.currentTarget.value })}
+          error={errors[`${at}.greeting`]}
+        />
+        <TextInput
+          label={t('settings.appearance.launcher')}
+          value={form.launcher_label}
+          onChange={(e) => setForm({ ...form, launcher_label: e.currentTarget.value })}
+          error={errors[`${at}.launcher_label`]}
+        />
+      </SimpleGrid>
+      <Group justify={form.position === 'left' ? 'flex-start' : 'flex-end'} aria-hidden>
+        <Text
+          size="sm"
+          fw={600}
+          px="md"
+          py={8}
+          style={{ background: form.color, color: '#fff', borderRadius: 999 }}
+        >
+          {form.launcher_label}
+        </Text>
+      </Group>
+    </FormCard>
   );
 }

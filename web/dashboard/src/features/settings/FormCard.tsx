@@ -11,7 +11,7 @@ export function FormCard({
   title,
   submitLabel,
   submitting,
-  error,
+  error = null,
   onSubmit,
   children,
 }: {
@@ -19,7 +19,8 @@ export function FormCard({
   title: string;
   submitLabel: string;
   submitting: boolean;
-  error: Error | null;
+  /** The request's error, when the form sends one itself (forms that hand their values up pass none). */
+  error?: Error | null;
   onSubmit: () => void;
   children: ReactNode;
 }) {

@@ -18,6 +18,7 @@ import { Link, useParams } from 'react-router';
 import { api, unwrap } from '../../api/client';
 import type { Schemas } from '../../../../shared/api/client';
 import { t } from '../../i18n';
+import { FormCard } from './FormCard';
 import { type Appearance, AppearanceForm } from './AppearanceForm';
 import { PreChatEditor, type PreChatForm } from './PreChatEditor';
 import { CopyField, fieldErrorsOf, NoticeBar, QueryState, SectionHeader, useNotice } from './ui';
@@ -245,45 +246,32 @@ function AccountLoginForm({
   const [form, setForm] = useState(value);
   const prefix = 'widget_settings.visitor_account_login';
   return (
-    <Card
-      withBorder
-      padding="lg"
-      component="form"
-      onSubmit={(event: FormEvent) => {
-        event.preventDefault();
-        onSave(form);
-      }}
-      aria-labelledby="site-account-login"
+    <FormCard
+      id="site-account-login"
+      title={t('settings.sites.accountLogin')}
+      submitLabel={t('settings.sites.saveAccountLogin')}
+      submitting={saving}
+      onSubmit={() => onSave(form)}
     >
-      <Title order={3} size="h4" id="site-account-login" mb="sm">
-        {t('settings.sites.accountLogin')}
-      </Title>
-      <Stack>
-        <Switch
-          label={t('settings.sites.accountLoginEnabled')}
-          checked={form.enabled}
-          onChange={(e) => setForm({ ...form, enabled: e.currentTarget.checked })}
+      <Switch
+        label={t('settings.sites.accountLoginEnabled')}
+        checked={form.enabled}
+        onChange={(e) => setForm({ ...form, enabled: e.currentTarget.checked })}
+      />
+      <SimpleGrid cols={{ base: 1, sm: 2 }}>
+        <TextInput
+          label={t('settings.sites.menuLabel')}
+          value={form.menu_label}
+          onChange={(e) => setForm({ ...form, menu_label: e.currentTarget.value })}
+          error={errors[`${prefix}.menu_label`]}
         />
-        <SimpleGrid cols={{ base: 1, sm: 2 }}>
-          <TextInput
-            label={t('settings.sites.menuLabel')}
-            value={form.menu_label}
-            onChange={(e) => setForm({ ...form, menu_label: e.currentTarget.value })}
-            error={errors[`${prefix}.menu_label`]}
-          />
-          <TextInput
-            label={t('settings.sites.logoutLabel')}
-            value={form.logout_label}
-            onChange={(e) => setForm({ ...form, logout_label: e.currentTarget.value })}
-            error={errors[`${prefix}.logout_label`]}
-          />
-        </SimpleGrid>
-        <Group justify="flex-end">
-          <Button type="submit" loading={saving}>
-            {t('settings.sites.saveAccountLogin')}
-          </Button>
-        </Group>
-      </Stack>
-    </Card>
+        <TextInput
+          label={t('settings.sites.logoutLabel')}
+          value={form.logout_label}
+          onChange={(e) => setForm({ ...form, logout_label: e.currentTarget.value })}
+          error={errors[`${prefix}.logout_label`]}
+        />
+      </SimpleGrid>
+    </FormCard>
   );
 }
