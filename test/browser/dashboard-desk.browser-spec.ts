@@ -1,10 +1,9 @@
-import net, { type AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import request from 'supertest';
 import { addMember, uniqueEmail } from '../factories/identity';
-import { type AppProcess, eventually, startApp } from '../utils/app-process';
+import { type AppProcess, eventually, startApp, freePort } from '../utils/app-process';
 import {
   browserAvailable,
   launchBrowser,
@@ -13,14 +12,6 @@ import {
 } from '../utils/browser';
 import { createTestDatabase, dropTestDatabase } from '../utils/database';
 import { connect, type TestSocket } from '../utils/sockets';
-
-async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 const describeIfBrowser = browserAvailable() ? describe : describe.skip;
 

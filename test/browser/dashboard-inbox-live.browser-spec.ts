@@ -1,10 +1,9 @@
-import net, { type AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import request from 'supertest';
 import { addMember, type Registered, registerOrganization } from '../factories/identity';
-import { type AppProcess, eventually, startApp } from '../utils/app-process';
+import { type AppProcess, eventually, startApp, freePort } from '../utils/app-process';
 import {
   browserAvailable,
   launchBrowser,
@@ -14,16 +13,6 @@ import {
 import { createTestDatabase, dropTestDatabase } from '../utils/database';
 
 const describeIfBrowser = browserAvailable() ? describe : describe.skip;
-
-const freePort = () =>
-  new Promise<number>((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
 
 /** What the page's init script records: notifications shown and chimes started. */
 interface Recorded {

@@ -1,9 +1,8 @@
-import net, { type AddressInfo } from 'node:net';
 import { DateTime } from 'luxon';
 import type { Locator, Page } from 'playwright-core';
 import request from 'supertest';
 import { type Registered, registerOrganization } from '../factories/identity';
-import { type AppProcess, eventually, startApp } from '../utils/app-process';
+import { type AppProcess, eventually, startApp, freePort } from '../utils/app-process';
 import {
   seriousAxeViolations,
   browserAvailable,
@@ -15,17 +14,6 @@ import { createOwnerDatabase, type OwnerDatabase } from '../utils/owner-database
 import { startReceiver } from '../utils/webhook-receiver';
 
 const describeIfBrowser = browserAvailable() ? describe : describe.skip;
-
-/** A port nothing listens on, for the service to be started at a known PUBLIC_URL. */
-const freePort = () =>
-  new Promise<number>((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
 
 /** The settings area as an owner uses it, page by page, checked against the API. */
 describeIfBrowser('dashboard settings', () => {

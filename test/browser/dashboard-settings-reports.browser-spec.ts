@@ -1,9 +1,8 @@
-import net, { type AddressInfo } from 'node:net';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import request from 'supertest';
 import { type Registered, registerOrganization, uniqueEmail } from '../factories/identity';
-import { type AppProcess, eventually, startApp } from '../utils/app-process';
+import { type AppProcess, eventually, startApp, freePort } from '../utils/app-process';
 import {
   seriousAxeViolations,
   browserAvailable,
@@ -14,16 +13,6 @@ import { createTestDatabase, dropTestDatabase } from '../utils/database';
 
 const describeIfBrowser = browserAvailable() ? describe : describe.skip;
 
-/** A port nothing listens on, for the service to be started at a known PUBLIC_URL. */
-const freePort = () =>
-  new Promise<number>((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
 const MISSED_SECONDS = 3;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
