@@ -160,6 +160,14 @@ describeIfBrowser('the agent dashboard: inbox and tickets', () => {
     await canned.getByText('Parcels leave our warehouse within two days.').waitFor();
     await reply.press('Tab');
     await expect(reply.inputValue()).resolves.toBe('Parcels leave our warehouse within two days.');
+    // The answer to the send comes late (as on a slow network, or a loaded CI machine): the
+    // visitor has the message already, and what the agent writes next must not be wiped.
+    const replies = `${service}/api/agent/conversations/*/messages`;
+    await page.route(replies, async (route) => {
+      const response = await route.fetch();
+      await new Promise((resolve) => setTimeout(resolve, 1_000));
+      await route.fulfill({ response });
+    });
     await reply.press('Enter');
     await widget.next(
       'message.created',
@@ -176,6 +184,7 @@ describeIfBrowser('the agent dashboard: inbox and tickets', () => {
       (m) => m.sender_type === 'agent',
     );
     expect(answer.body).toBe('Let me check that for you.');
+    await page.unrouteAll({ behavior: 'wait' });
     await log.getByText('Let me check that for you.').waitFor();
     await expect(reply.inputValue()).resolves.toBe('');
     // The visitor reads it: the agent sees "Seen".

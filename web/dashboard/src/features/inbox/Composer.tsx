@@ -21,6 +21,13 @@ import { t } from '../../i18n';
 
 const TYPING_IDLE_MS = 2_500;
 
+/** What one send carries, taken from the box when the agent sends it. */
+interface Draft {
+  text: string;
+  files: Attachment[];
+  note: boolean;
+}
+
 /** The reply box: Enter sends, Shift+Enter breaks the line; the visitor sees us typing. */
 export function Composer({
   conversationId,
@@ -54,17 +61,28 @@ export function Composer({
     };
   }, [conversationId]);
 
+  // Sends run one after another in the order they were made, so the agent can write the next
+  // message while the last one is on its way; a send that fails gives its text back.
   const send = useMutation({
-    mutationFn: (text: string) =>
+    scope: { id: `reply-${conversationId}` },
+    mutationFn: (draft: Draft) =>
       unwrap(
         api.POST('/api/agent/conversations/{conversation}/messages', {
           params: { path: { conversation: conversationId } },
-          body: files.length
-            ? { body: text, private: note, attachment_ids: files.map((file) => file.id) }
-            : { body: text, private: note },
+          body: draft.files.length
+            ? {
+                body: draft.text,
+                private: draft.note,
+                attachment_ids: draft.files.map((file) => file.id),
+              }
+            : { body: draft.text, private: draft.note },
         }),
       ),
     onSuccess: (result) => onSent(result.data),
+    onError: (_error, draft) => {
+      setBody((current) => (current.trim() ? `${draft.text}\n${current}` : draft.text));
+      setFiles((current) => [...draft.files, ...current]);
+    },
   });
   const upload = useMutation({
     mutationFn: (file: File) =>
@@ -96,14 +114,11 @@ export function Composer({
 
   const submit = () => {
     const text = body.trim();
-    if ((!text && !files.length) || send.isPending || upload.isPending) return;
+    if ((!text && !files.length) || upload.isPending) return;
     stopTyping();
-    send.mutate(text, {
-      onSuccess: () => {
-        setBody('');
-        setFiles([]);
-      },
-    });
+    send.mutate({ text, files, note });
+    setBody('');
+    setFiles([]);
   };
   const onChange = (value: string) => {
     setBody(value);
@@ -238,7 +253,6 @@ export function Composer({
         />
         <Button
           onClick={submit}
-          loading={send.isPending}
           disabled={(!body.trim() && !files.length) || upload.isPending}
           rightSection={<IconSend size={16} />}
           color={note ? 'yellow' : undefined}
