@@ -7,12 +7,12 @@
 // BENCH_ROUTES (a comma-separated list of route names, e.g. "GET /api/v1/conversations") limits
 // the routes.
 import path from 'node:path';
-import pg from 'pg';
 import { checkSameAnswers } from './lib/check.mjs';
 import { postmasterPid } from './lib/cpu.mjs';
 import { CONNECTION_COUNTS, DURATION, endpoints, measure, WARMUP } from './lib/load.mjs';
 import { log, ratio, table, withCleanup, writeResults } from './lib/report.mjs';
 import { seed } from './lib/seed.mjs';
+import { statementCounter } from './lib/statements.mjs';
 import * as stack from './lib/stack.mjs';
 
 const CONVERSATIONS = Number(process.env.BENCH_CONVERSATIONS ?? 100_000);
@@ -33,32 +33,6 @@ const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 const PROFILES = path.join(stack.ROOT, 'bench', 'results', 'profiles');
 
 /** The service's statements (every one but this counter's own), from pg_stat_statements. */
-async function statementCounter(databaseUrl) {
-  const client = new pg.Client({ connectionString: databaseUrl });
-  await client.connect();
-  await client.query('CREATE EXTENSION IF NOT EXISTS pg_stat_statements');
-  return {
-    reset: () => client.query('SELECT pg_stat_statements_reset()'),
-    async perRequest(requests) {
-      const { rows } = await client.query(
-        `SELECT calls, left(regexp_replace(query, '\\s+', ' ', 'g'), 90) AS query
-         FROM pg_stat_statements
-         WHERE dbid = (SELECT oid FROM pg_database WHERE datname = current_database())
-           AND query NOT LIKE '%pg_stat_statements%'
-         ORDER BY calls DESC`,
-      );
-      const per = (calls) => Math.round((Number(calls) / requests) * 100) / 100;
-      return {
-        total: per(rows.reduce((sum, row) => sum + Number(row.calls), 0)),
-        top: rows
-          .map((row) => ({ per_request: per(row.calls), query: row.query }))
-          .filter((row) => row.per_request >= 0.01),
-      };
-    },
-    close: () => client.end(),
-  };
-}
-
 const started = Date.now();
 const machine = stack.machine();
 if (process.env.BENCH_SKIP_BUILD !== '1') stack.build();

@@ -9,9 +9,13 @@
 // BENCH_REALTIME_ORGANIZATIONS (10) organizations (one site each); visitors write
 // BENCH_REALTIME_RATE (100) messages a second in total for BENCH_REALTIME_SECONDS (30), agents
 // reply BENCH_REALTIME_REPLY_RATE (20) times a second; BENCH_REALTIME_PASSES (single,redis);
-// BENCH_SKIP_BUILD=1 skips the build.
+// BENCH_SKIP_BUILD=1 skips the build. BENCH_PROFILE=1 also counts the statements per message
+// (pg_stat_statements) and writes each instance's CPU profile of the load to
+// bench/results/profiles/.
+import path from 'node:path';
 import { cpuMeter, postmasterPid } from './lib/cpu.mjs';
-import { memoryAfterGc } from './lib/inspector.mjs';
+import { memoryAfterGc, startCpuProfile } from './lib/inspector.mjs';
+import { statementCounter } from './lib/statements.mjs';
 import { log, table, withCleanup, writeResults } from './lib/report.mjs';
 import * as stack from './lib/stack.mjs';
 import { io } from 'socket.io-client';
@@ -24,6 +28,8 @@ const SECONDS = Number(process.env.BENCH_REALTIME_SECONDS ?? 30);
 const REPLY_RATE = Number(process.env.BENCH_REALTIME_REPLY_RATE ?? 20);
 const PASSES = (process.env.BENCH_REALTIME_PASSES ?? 'single,redis').split(',');
 const CONCURRENCY = 20;
+const PROFILE = process.env.BENCH_PROFILE === '1';
+const PROFILES = path.join(stack.ROOT, 'bench', 'results', 'profiles');
 
 const started = Date.now();
 const machine = stack.machine();
@@ -122,7 +128,7 @@ async function memory(instances) {
 }
 
 /** One pass over `instances` (each `{ url, pid, inspectPort }`) sharing one database. */
-async function pass(instances, postmaster) {
+async function pass(name, instances, postmaster, databaseUrl) {
   const on = (i) => instances[i % instances.length].url;
   const teams = await createTeams(instances[0].url);
 
@@ -195,6 +201,15 @@ async function pass(instances, postmaster) {
     reasons[reason] = (reasons[reason] ?? 0) + 1;
   };
   const pending = [];
+  const statements = PROFILE ? await statementCounter(databaseUrl) : undefined;
+  await statements?.reset();
+  const profiles = PROFILE
+    ? await Promise.all(
+        instances.map((instance, i) =>
+          startCpuProfile(instance.inspectPort, PROFILES, `realtime-${name}-${i + 1}`),
+        ),
+      )
+    : [];
   const cpu = instances.map((instance) => cpuMeter(instance.pid, postmaster));
   const start = performance.now();
   const total = RATE * SECONDS;
@@ -262,6 +277,9 @@ async function pass(instances, postmaster) {
     await sleep(100);
   }
   const cpuPerMessage = cpu.map((meter) => meter.perRequest(total + sentReplies));
+  const profileFiles = await Promise.all(profiles.map((profile) => profile.stop()));
+  const statementsPerMessage = await statements?.perRequest(total + sentReplies);
+  await statements?.close();
   const toAgentDelays = [...toAgents.values()].flatMap((sent) => sent.delays);
   const toWidgetDelays = [...toWidgets.values()].flatMap((s) =>
     s.delay === undefined ? [] : [s.delay],
@@ -294,6 +312,9 @@ async function pass(instances, postmaster) {
       max_ms: toWidgetDelays.length ? round(Math.max(...toWidgetDelays)) : null,
     },
     cpu_ms_per_message: cpuPerMessage,
+    ...(PROFILE
+      ? { statements_per_message: statementsPerMessage, cpu_profiles: profileFiles }
+      : {}),
     rss_after_load_mib: instances.map((instance) => stack.rssMiB(instance.pid)),
   };
   for (const socket of [...widgetSockets, ...agentSockets]) socket.close();
@@ -301,7 +322,7 @@ async function pass(instances, postmaster) {
 }
 
 const results = await withCleanup(async (track) => {
-  const db = await stack.startDatabase();
+  const db = await stack.startDatabase({ statements: PROFILE });
   track(() => db.stop());
   const postmaster = postmasterPid(db.dataDir);
   const start = async (url, extraEnv = {}) => {
@@ -321,7 +342,7 @@ const results = await withCleanup(async (track) => {
     log('pass: one instance');
     const url = await stack.createDatabase(db.adminUrl, 'bench_realtime');
     const service = await start(url);
-    passes.single = await pass([service], postmaster);
+    passes.single = await pass('single', [service], postmaster, url);
     await service.stop();
   }
   if (PASSES.includes('redis')) {
@@ -333,7 +354,7 @@ const results = await withCleanup(async (track) => {
       await start(url, { REDIS_URL: redis.url }),
       await start(url, { REDIS_URL: redis.url }),
     ];
-    passes.redis = await pass(services, postmaster);
+    passes.redis = await pass('redis', services, postmaster, url);
   }
   return passes;
 });
@@ -379,6 +400,16 @@ const markdown = [
   ...Object.entries(results).flatMap(([name, r]) => [
     `- ${name}: sends took ${r.send_seconds} s for ${SECONDS} s of schedule; refused: ${r.visitor_to_agent.refused} visitor messages, ${r.reply_to_widget.refused} replies; RSS after the load ${r.rss_after_load_mib.join(' + ')} MiB; idle RSS before/after the sockets ${r.idle.before.map((m) => m.rss_mib).join(' + ')} → ${r.idle.after.map((m) => m.rss_mib).join(' + ')} MiB.`,
   ]),
+  ...Object.entries(results).flatMap(([name, r]) =>
+    r.statements_per_message
+      ? [
+          `- ${name}: ${r.statements_per_message.total} statements (${r.statements_per_message.exec_ms} ms of execution) per message — ${r.statements_per_message.top
+            .slice(0, 15)
+            .map((t) => `${t.per_request} × \`${t.query}\` (${t.exec_ms} ms)`)
+            .join('; ')}; CPU profiles: ${r.cpu_profiles.join(', ')}`,
+        ]
+      : [],
+  ),
   ...Object.entries(results).map(
     ([name, r]) =>
       `- Targets (${name}): p99 ≤ 100 ms — ${Math.max(r.visitor_to_agent.p99_ms, r.reply_to_widget.p99_ms) <= 100 ? 'met' : 'MISSED'}; 0 lost — ${r.visitor_to_agent.lost + r.reply_to_widget.lost === 0 ? 'met' : 'MISSED'}; ≤ 20 KB per idle socket — ${r.idle.rss_kib_per_socket * 1.024 <= 20 ? 'met' : 'MISSED'}`,

@@ -1,9 +1,12 @@
-// A server started with `--inspect=127.0.0.1:<port>` (NODE_OPTIONS): a full garbage collection,
-// then its `process.memoryUsage()`, over the Chrome DevTools protocol. Used to measure memory per
-// socket without the garbage of the requests that opened them.
+// A server started with `--inspect=127.0.0.1:<port>` (NODE_OPTIONS), driven over the Chrome
+// DevTools protocol: a full garbage collection then its `process.memoryUsage()` (memory per socket
+// without the garbage of the requests that opened them), and a CPU profile of a stretch of load.
+import fs from 'node:fs';
+import path from 'node:path';
 import WebSocket from 'ws';
 
-export async function memoryAfterGc(inspectPort) {
+/** A DevTools session with the server: `call(method, params)` answers with the result. */
+async function devtools(inspectPort) {
   const targets = await (await fetch(`http://127.0.0.1:${inspectPort}/json/list`)).json();
   const socket = new WebSocket(targets[0].webSocketDebuggerUrl);
   await new Promise((resolve, reject) => {
@@ -25,6 +28,11 @@ export async function memoryAfterGc(inspectPort) {
       socket.on('message', onMessage);
       socket.send(JSON.stringify({ id: mine, method, params }));
     });
+  return { call, close: () => socket.close() };
+}
+
+export async function memoryAfterGc(inspectPort) {
+  const { call, close } = await devtools(inspectPort);
   try {
     // Twice: the first pass frees what only a second one can then reclaim (weak references).
     await call('HeapProfiler.collectGarbage');
@@ -42,6 +50,27 @@ export async function memoryAfterGc(inspectPort) {
       bytes: usage,
     };
   } finally {
-    socket.close();
+    close();
   }
+}
+
+/** Starts the V8 CPU profiler; `stop()` writes `<dir>/<name>.cpuprofile` (DevTools, speedscope). */
+export async function startCpuProfile(inspectPort, dir, name) {
+  const { call, close } = await devtools(inspectPort);
+  await call('Profiler.enable');
+  await call('Profiler.setSamplingInterval', { interval: 500 });
+  await call('Profiler.start');
+  return {
+    async stop() {
+      try {
+        const { profile } = await call('Profiler.stop');
+        fs.mkdirSync(dir, { recursive: true });
+        const file = path.join(dir, `${name}.cpuprofile`);
+        fs.writeFileSync(file, JSON.stringify(profile));
+        return file;
+      } finally {
+        close();
+      }
+    },
+  };
 }
