@@ -11,7 +11,7 @@
 // reply BENCH_REALTIME_REPLY_RATE (20) times a second; BENCH_REALTIME_PASSES (single,redis);
 // BENCH_SKIP_BUILD=1 skips the build. BENCH_PROFILE=1 also counts the statements per message
 // (pg_stat_statements) and writes each instance's CPU profile of the load to
-// bench/results/profiles/.
+// bench/results/profiles/; BENCH_PROFILE=nested counts the statements inside functions too.
 import path from 'node:path';
 import { cpuMeter, postmasterPid } from './lib/cpu.mjs';
 import { memoryAfterGc, startCpuProfile } from './lib/inspector.mjs';
@@ -28,7 +28,7 @@ const SECONDS = Number(process.env.BENCH_REALTIME_SECONDS ?? 30);
 const REPLY_RATE = Number(process.env.BENCH_REALTIME_REPLY_RATE ?? 20);
 const PASSES = (process.env.BENCH_REALTIME_PASSES ?? 'single,redis').split(',');
 const CONCURRENCY = 20;
-const PROFILE = process.env.BENCH_PROFILE === '1';
+const PROFILE = ['1', 'nested'].includes(process.env.BENCH_PROFILE ?? '');
 const PROFILES = path.join(stack.ROOT, 'bench', 'results', 'profiles');
 
 const started = Date.now();
@@ -322,7 +322,9 @@ async function pass(name, instances, postmaster, databaseUrl) {
 }
 
 const results = await withCleanup(async (track) => {
-  const db = await stack.startDatabase({ statements: PROFILE });
+  const db = await stack.startDatabase({
+    statements: process.env.BENCH_PROFILE === 'nested' ? 'nested' : PROFILE,
+  });
   track(() => db.stop());
   const postmaster = postmasterPid(db.dataDir);
   const start = async (url, extraEnv = {}) => {

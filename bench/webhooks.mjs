@@ -95,6 +95,33 @@ const percentile = (sorted, p) =>
   sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 
 /** Deliveries, distinct ids, rate and delays of the arrivals since `from`. */
+/**
+ * Where the steady phase's time goes, from the rows' own timestamps (p50 / p99 ms): the outbox
+ * row's commit to the relay's transaction, to its deliveries' rows (the domain-event job picked
+ * up and handled), to the first attempt's start (the delivery job picked up).
+ */
+async function stages(client) {
+  const { rows } = await client.query(
+    `SELECT stage, round(percentile_cont(0.5) WITHIN GROUP (ORDER BY ms)::numeric, 1) AS p50,
+            round(percentile_cont(0.99) WITHIN GROUP (ORDER BY ms)::numeric, 1) AS p99
+       FROM (
+         SELECT 'commit → relay' AS stage,
+                extract(epoch FROM o.enqueued_at - o.created_at) * 1000 AS ms
+           FROM outbox_events o WHERE o.event_type = 'ticket.created'
+         UNION ALL
+         SELECT 'relay → deliveries written', extract(epoch FROM d.created_at - o.enqueued_at) * 1000
+           FROM webhook_deliveries d JOIN outbox_events o ON o.id = d.outbox_id
+         UNION ALL
+         SELECT 'deliveries written → attempt', extract(epoch FROM a.started_at - d.created_at) * 1000
+           FROM webhook_attempts a JOIN webhook_deliveries d ON d.id = a.delivery_id
+          WHERE a.attempt = 1
+       ) s GROUP BY stage`,
+  );
+  return Object.fromEntries(
+    rows.map((r) => [r.stage, { p50_ms: Number(r.p50), p99_ms: Number(r.p99) }]),
+  );
+}
+
 function summary(arrivals, from, expected) {
   const parsed = arrivals.map((a) => ({ ...a, body: JSON.parse(a.body) }));
   const ids = new Set(parsed.map((a) => a.body.id));
@@ -214,6 +241,7 @@ const result = await withCleanup(async (track) => {
   const steady = {
     tickets: steadyTickets,
     ...summary(receiver.arrivals, steadyStart, steadyTickets * ENDPOINTS),
+    stages: await stages(client),
   };
 
   /** Commits `amount` copies of an API-written `ticket.created` row in one transaction. */
@@ -331,6 +359,11 @@ const markdown = [
   `## bench:webhooks — ${new Date(started).toISOString()}`,
   '',
   `- ${ENDPOINTS} endpoints subscribed to \`ticket.created\`, on one local receiver answering 204.`,
+  `- Steady phase by stage (p50 / p99 ms, from the rows' timestamps): ${Object.entries(
+    steady.stages,
+  )
+    .map(([k, v]) => `${k} ${v.p50_ms} / ${v.p99_ms}`)
+    .join('; ')}.`,
   `- Steady: ${steady.tickets} tickets through \`POST /api/v1/tickets\` at ${RATE}/s, ${RATE * ENDPOINTS} deliveries/s. Burst: ${EVENTS} \`ticket.created\` events committed in one transaction, ${EVENTS * ENDPOINTS} deliveries, timed from the commit to the last arrival (the delays include the backlog).`,
   `- Service: embedded PostgreSQL, ${REDIS ? 'BullMQ on a local redis-server (REDIS_URL, BENCH_REDIS=1)' : 'BullMQ on PostgreSQL (no REDIS_URL)'}, WEBHOOK_ALLOW_INSECURE=true (the receiver is on 127.0.0.1)${CPU_PROF ? `, CPU profile in ${CPU_PROF}` : ''}${PG_STATS ? ', pg_stat_statements loaded' : ''}.`,
   `- Baseline: a node:http client POSTing the same body ${EVENTS * ENDPOINTS} times to the same receiver, ${BASELINE_CONCURRENCY} at a time, keep-alive.`,

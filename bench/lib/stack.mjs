@@ -43,6 +43,9 @@ export async function startDatabase({ statements = false } = {}) {
     const admin = new pg.Client({ connectionString: embedded.adminUrl });
     await admin.connect();
     await admin.query(`ALTER SYSTEM SET shared_preload_libraries = 'pg_stat_statements'`);
+    // 'nested': statements inside functions too (BullMQ's PostgreSQL backend is PL/pgSQL).
+    if (statements === 'nested')
+      await admin.query(`ALTER SYSTEM SET pg_stat_statements.track = 'all'`);
     await admin.end();
     await embedded.stop();
     embedded = await start();
