@@ -182,17 +182,25 @@ describe('data lookup', () => {
         );
         const outboxId = rows[0].id;
         // What a relay that died after enqueueing, before its commit, leaves once the job it
-        // queued has finished and been removed: the row is relayed again.
-        await db.query(`DELETE FROM bullmq.job WHERE queue = 'domain-events' AND id = $1`, [
-          `outbox-${outboxId}`,
-        ]);
-        await db.query(`UPDATE outbox_events SET enqueued_at = NULL WHERE id = $1`, [outboxId]);
+        // queued has finished (and been removed, as every finished domain-event job is): the
+        // row is relayed again.
         await eventually(async () => {
           const job = await db.query(
-            `SELECT 1 FROM bullmq.job WHERE queue = 'domain-events' AND id = $1 AND state = 'completed'`,
+            `SELECT 1 FROM bullmq.job WHERE queue = 'domain-events' AND id = $1`,
             [`outbox-${outboxId}`],
           );
-          return job.rows[0];
+          return job.rows.length === 0;
+        });
+        await db.query(`UPDATE outbox_events SET enqueued_at = NULL WHERE id = $1`, [outboxId]);
+        // Relayed again (marked enqueued), and its new job has run and gone.
+        await eventually(async () => {
+          const { rows: again } = await db.query(
+            `SELECT 1 FROM outbox_events o WHERE o.id = $1 AND o.enqueued_at IS NOT NULL
+                AND NOT EXISTS (SELECT 1 FROM bullmq.job j
+                                 WHERE j.queue = 'domain-events' AND j.id = $2)`,
+            [outboxId, `outbox-${outboxId}`],
+          );
+          return again.length === 1;
         });
       } finally {
         await db.end();

@@ -69,7 +69,8 @@ describe.each(modes)('outbox relay and domain-events job on the $name', ({ redis
       const committed = await writeEvent(db, 'test.committed', true);
 
       await eventually(async () => (await processedAt(db, committed)) ?? undefined);
-      expect(await queue.getJob(`outbox-${committed}`)).toMatchObject({ name: 'test.committed' });
+      // Its job ran and was removed as it completed.
+      await eventually(async () => (await queue.getJob(`outbox-${committed}`)) === undefined);
 
       // The rolled-back insert used a sequence value but left no row and no job.
       expect(Number(rolledBack)).toBeLessThan(Number(committed));
@@ -108,8 +109,12 @@ describe.each(modes)('outbox relay and domain-events job on the $name', ({ redis
         Array.from({ length: 60 }, () => writeEvent(db, 'test.parallel', true)),
       );
       for (const id of ids) await eventually(async () => (await processedAt(db, id)) ?? undefined);
-      const jobs = await Promise.all(ids.map((id) => queue.getJob(`outbox-${id}`)));
-      expect(jobs.every((job) => job?.name === 'test.parallel')).toBe(true);
+      const { rows } = await db.query<{ unmarked: string }>(
+        `SELECT count(*) AS unmarked FROM outbox_events
+          WHERE id = ANY($1::bigint[]) AND enqueued_at IS NULL`,
+        [ids],
+      );
+      expect(rows[0].unmarked).toBe('0');
     } finally {
       await Promise.all([a.stop(), b.stop()]);
     }
