@@ -1,5 +1,5 @@
 import type { Pool } from 'pg';
-import { DataSource, QueryFailedError } from 'typeorm';
+import { DataSource, EntityManager, QueryFailedError } from 'typeorm';
 
 /** Anything that runs SQL: the DataSource or a transaction's EntityManager. */
 export interface SqlExecutor {
@@ -7,14 +7,22 @@ export interface SqlExecutor {
 }
 
 /**
- * The pg pool of a connected DataSource. A statement outside a transaction goes to it directly:
- * TypeORM's `query()` makes a QueryRunner, broadcasts before and after, times and wraps every
- * statement, which on the busiest routes costs as much as the driver's own work. Errors are
- * wrapped in TypeORM's QueryFailedError all the same (the driver's `code` and the rest copied).
+ * The pg pool of a connected DataSource, given itself or its own manager. A statement outside a
+ * transaction goes to it directly: TypeORM's `query()` makes a QueryRunner, broadcasts before and
+ * after, times and wraps every statement, which on the busiest routes costs as much as the
+ * driver's own work. Errors are wrapped in TypeORM's QueryFailedError all the same (the driver's
+ * `code` and the rest copied).
  */
 function poolOf(executor: SqlExecutor): Pool | undefined {
-  if (!(executor instanceof DataSource) || !executor.isInitialized) return undefined;
-  const master = (executor.driver as { master?: Pool }).master;
+  // The DataSource, or its own manager (a transaction's manager has a query runner).
+  const source =
+    executor instanceof DataSource
+      ? executor
+      : executor instanceof EntityManager && !executor.queryRunner
+        ? executor.connection
+        : undefined;
+  if (!source?.isInitialized) return undefined;
+  const master = (source.driver as { master?: Pool }).master;
   return typeof master?.query === 'function' ? master : undefined;
 }
 
