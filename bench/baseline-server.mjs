@@ -119,8 +119,8 @@ async function reply(conversationId, body) {
       message: { id: Number(message.id), body, type: 'text', sender_id: Number(agent.id) },
     };
     await client.query(
-      `INSERT INTO outbox_events (organization_id, event_type, payload, enqueued_at, processed_at)
-       VALUES ($1, 'message.sent', $2, now(), now())`,
+      `INSERT INTO outbox_events (organization_id, event_type, payload, processed_at)
+       VALUES ($1, 'message.sent', $2, now())`,
       [ORG, event],
     );
     await client.query('COMMIT');

@@ -142,7 +142,7 @@ export class Environment {
   })
   APPOINTMENTS_NOW?: string;
 
-  /** Run the background workers (outbox relay, queue consumers) in this process. */
+  /** Run the background workers (outbox dispatcher, queue consumers) in this process. */
   @Transform(toBoolean)
   @IsBoolean()
   WORKERS_ENABLED = true;

@@ -16,8 +16,7 @@ const WORKER_REPOSITORIES: Record<string, string[]> = {
     'modules/webhooks/webhooks.module.ts',
   ],
   'modules/outbox/outbox-worker.repository.ts': [
-    'modules/outbox/outbox.relay.ts',
-    'modules/outbox/domain-events.processor.ts',
+    'modules/outbox/outbox.dispatcher.ts',
     'modules/outbox/outbox-workers.module.ts',
   ],
   'modules/attachments/attachments-maintenance.repository.ts': [

@@ -1,18 +1,8 @@
 /** Every queue of the service. A queue without a processor fails the start (see QueueModule). */
 export enum QueueName {
-  DomainEvents = 'domain-events',
   MissedChats = 'missed-chats',
   WebhookDeliveries = 'webhook-deliveries',
   LoginCodeMail = 'login-code-mail',
-}
-
-/** The payload of a domain-events job: one committed outbox row. */
-export interface DomainEventJob {
-  outboxId: string;
-  eventType: string;
-  organizationId: string | null;
-  payload: Record<string, unknown>;
-  occurredAt: string;
 }
 
 /** A conversation to mark `missed` if it is still waiting when the job comes due. */

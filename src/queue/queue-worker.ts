@@ -20,7 +20,7 @@ export interface JobProcessor<T> {
   process(job: Job<T>): Promise<void>;
 }
 
-/** A long-running loop that is not a queue consumer (the outbox relay). */
+/** A long-running loop that is not a queue consumer (the outbox dispatcher). */
 export interface BackgroundLoop {
   start(): Promise<void>;
   /** Before the queues and the database close. */

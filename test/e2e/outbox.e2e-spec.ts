@@ -1,4 +1,3 @@
-import { createPostgresBackend, Queue, setDefaultBackendFactory } from 'bullmq';
 import type { Pool } from 'pg';
 import { eventually, startApp } from '../utils/app-process';
 import { createTestDatabase, dropTestDatabase, pool } from '../utils/database';
@@ -33,56 +32,47 @@ const modes: { name: string; redis: boolean }[] = [
 ];
 if (redisAvailable()) modes.push({ name: 'Redis queue backend', redis: true });
 
-describe.each(modes)('outbox relay and domain-events job on the $name', ({ redis: useRedis }) => {
+describe.each(modes)('outbox dispatcher with the $name', ({ redis: useRedis }) => {
   let databaseUrl: string;
   let db: Pool;
   let redis: RedisServer | undefined;
-  let queue: Queue;
   const env = () => ({ DATABASE_URL: databaseUrl, REDIS_URL: redis?.url });
 
   beforeAll(async () => {
     databaseUrl = await createTestDatabase();
     db = pool(databaseUrl);
-    if (useRedis) {
-      redis = await startRedis();
-      setDefaultBackendFactory();
-      queue = new Queue('domain-events', { connection: { url: redis.url } });
-    } else {
-      setDefaultBackendFactory(createPostgresBackend);
-      queue = new Queue('domain-events', {
-        connection: { connectionString: databaseUrl, migrate: true },
-      });
-    }
+    if (useRedis) redis = await startRedis();
   });
 
   afterAll(async () => {
-    await queue?.close();
     await db?.end();
     await redis?.stop();
     await dropTestDatabase(databaseUrl);
   });
 
-  it('delivers a committed event and never one whose transaction rolled back', async () => {
+  it('handles a committed event once and never one whose transaction rolled back', async () => {
     const app = await startApp(env());
     try {
       const rolledBack = await writeEvent(db, 'test.rolled_back', false);
       const committed = await writeEvent(db, 'test.committed', true);
 
       await eventually(async () => (await processedAt(db, committed)) ?? undefined);
-      // Its job ran and was removed as it completed.
-      await eventually(async () => (await queue.getJob(`outbox-${committed}`)) === undefined);
+      const { rows } = await db.query<{ attempts: number; claimed_until: Date | null }>(
+        'SELECT attempts, claimed_until FROM outbox_events WHERE id = $1',
+        [committed],
+      );
+      expect(rows[0]).toEqual({ attempts: 1, claimed_until: null });
 
-      // The rolled-back insert used a sequence value but left no row and no job.
+      // The rolled-back insert used a sequence value but left no row to handle.
       expect(Number(rolledBack)).toBeLessThan(Number(committed));
       expect(await processedAt(db, rolledBack)).toBeUndefined();
-      expect(await queue.getJob(`outbox-${rolledBack}`)).toBeUndefined();
     } finally {
       await app.stop();
     }
   });
 
-  it('loses nothing when the process dies between the commit and the relay', async () => {
-    // An instance without workers accepts the commit but relays nothing; then it is killed hard.
+  it('loses nothing when the process dies between the commit and the dispatch', async () => {
+    // An instance without workers accepts the commit but dispatches nothing; then it is killed hard.
     const webOnly = await startApp({ ...env(), WORKERS_ENABLED: 'false' });
     const ids = [];
     for (let i = 0; i < 25; i += 1) ids.push(await writeEvent(db, 'test.durable', true));
@@ -102,21 +92,59 @@ describe.each(modes)('outbox relay and domain-events job on the $name', ({ redis
     }
   });
 
-  it('relays from several instances at once without losing an event', async () => {
+  it('dispatches from several instances at once, each event claimed once', async () => {
     const [a, b] = await Promise.all([startApp(env()), startApp(env())]);
     try {
       const ids = await Promise.all(
         Array.from({ length: 60 }, () => writeEvent(db, 'test.parallel', true)),
       );
       for (const id of ids) await eventually(async () => (await processedAt(db, id)) ?? undefined);
-      const { rows } = await db.query<{ unmarked: string }>(
-        `SELECT count(*) AS unmarked FROM outbox_events
-          WHERE id = ANY($1::bigint[]) AND enqueued_at IS NULL`,
+      const { rows } = await db.query<{ attempts: number }>(
+        'SELECT DISTINCT attempts FROM outbox_events WHERE id = ANY($1::bigint[])',
         [ids],
       );
-      expect(rows[0].unmarked).toBe('0');
+      expect(rows).toEqual([{ attempts: 1 }]);
     } finally {
       await Promise.all([a.stop(), b.stop()]);
+    }
+  });
+
+  it("waits out a dead instance's claim and a retry's delay, and skips an event given up on", async () => {
+    const app = await startApp(env());
+    try {
+      // What a killed instance leaves: a claim with a lease still running.
+      const claimed = await writeEvent(db, 'test.claimed', true);
+      const retried = await writeEvent(db, 'test.retried', true);
+      const givenUp = await writeEvent(db, 'test.given_up', true);
+      await db.query(
+        `UPDATE outbox_events SET claimed_until = now() + interval '4 seconds', attempts = 1
+          WHERE id = $1`,
+        [claimed],
+      );
+      await db.query(
+        `UPDATE outbox_events SET next_attempt_at = now() + interval '4 seconds', attempts = 1
+          WHERE id = $1`,
+        [retried],
+      );
+      await db.query(`UPDATE outbox_events SET failed_at = now(), attempts = 8 WHERE id = $1`, [
+        givenUp,
+      ]);
+      // Rows written in the same moment as these (and committed after) are handled meanwhile.
+      const later = await writeEvent(db, 'test.later', true);
+      await eventually(async () => (await processedAt(db, later)) ?? undefined);
+      expect(await processedAt(db, claimed)).toBeNull();
+      expect(await processedAt(db, retried)).toBeNull();
+
+      await eventually(async () => (await processedAt(db, claimed)) ?? undefined, 10_000);
+      await eventually(async () => (await processedAt(db, retried)) ?? undefined, 10_000);
+      const { rows } = await db.query<{ id: string; attempts: number }>(
+        'SELECT id, attempts FROM outbox_events WHERE id = ANY($1::bigint[]) ORDER BY id',
+        [[claimed, retried]],
+      );
+      expect(rows.map((row) => row.attempts)).toEqual([2, 2]);
+      expect(await processedAt(db, givenUp)).toBeNull();
+    } finally {
+      await app.stop();
     }
   });
 });

@@ -25,7 +25,7 @@ export class HealthService {
 
   constructor(
     private readonly dataSource: DataSource,
-    @InjectQueue(QueueName.DomainEvents) private readonly queue: Queue,
+    @InjectQueue(QueueName.WebhookDeliveries) private readonly queue: Queue,
     @Inject(DATABASE_RUNTIME) private readonly database: DatabaseRuntime,
     private readonly config: AppConfig,
   ) {}

@@ -1,65 +1,89 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource, type EntityManager } from 'typeorm';
+import { DataSource } from 'typeorm';
 import { sql } from '../../database/sql';
 
-/** An outbox row as the relay moves it into the queue. */
-export interface PendingRow {
+/** An outbox row as the dispatcher claims it. */
+export interface ClaimedRow {
   id: string;
   organization_id: string | null;
   event_type: string;
   payload: Record<string, unknown>;
   created_at: Date;
+  /** This claim's attempt, 1 for the first. */
+  attempts: number;
 }
 
 /**
- * The outbox relay's and the domain-event processor's access to `outbox_events`: every
- * organization's rows, by row id, so only those workers use it (a test checks who imports it).
- * Features write outbox rows through OutboxService.publish, inside their own transactions.
+ * The outbox dispatcher's access to `outbox_events`: every organization's rows, by row id, so only
+ * the dispatcher uses it (a test checks who imports it). Features write outbox rows through
+ * OutboxService.publish, inside their own transactions.
  */
 @Injectable()
 export class OutboxWorkerRepository {
   constructor(private readonly dataSource: DataSource) {}
 
-  /** Up to `limit` rows not yet enqueued, locked (SKIP LOCKED) for the relay's transaction. */
-  lockPending(manager: EntityManager, limit: number): Promise<PendingRow[]> {
-    return sql<PendingRow>(
-      manager,
-      `SELECT id, organization_id, event_type, payload, created_at FROM outbox_events
-        WHERE enqueued_at IS NULL ORDER BY id LIMIT $1 FOR UPDATE SKIP LOCKED`,
-      [limit],
+  /**
+   * Claims up to `limit` rows due for handling, oldest first, for `leaseMs`: rows not processed,
+   * not given up, not claimed by a live lease (a killed instance's come back when theirs runs
+   * out) and not waiting for a retry. Several instances claim disjoint rows (SKIP LOCKED).
+   */
+  claim(limit: number, leaseMs: number): Promise<ClaimedRow[]> {
+    return sql<ClaimedRow>(
+      this.dataSource,
+      `UPDATE outbox_events o
+          SET claimed_until = now() + $2 * interval '1 millisecond', attempts = o.attempts + 1
+        WHERE o.id IN (
+          SELECT id FROM outbox_events
+           WHERE processed_at IS NULL AND failed_at IS NULL
+             AND (claimed_until IS NULL OR claimed_until < now())
+             AND (next_attempt_at IS NULL OR next_attempt_at <= now())
+           ORDER BY id LIMIT $1 FOR UPDATE SKIP LOCKED)
+        RETURNING o.id, o.organization_id, o.event_type, o.payload, o.created_at, o.attempts`,
+      [limit, leaseMs],
+      'outbox-claim',
     );
   }
 
-  async markEnqueued(manager: EntityManager, ids: string[]): Promise<void> {
+  /** Keeps the claims of rows still being handled. */
+  async renew(ids: string[], leaseMs: number): Promise<void> {
     await sql(
-      manager,
-      `UPDATE outbox_events SET enqueued_at = now() WHERE id = ANY($1::bigint[])`,
+      this.dataSource,
+      `UPDATE outbox_events SET claimed_until = now() + $2 * interval '1 millisecond'
+        WHERE id = ANY($1::bigint[]) AND processed_at IS NULL`,
+      [ids, leaseMs],
+    );
+  }
+
+  async markProcessed(ids: string[]): Promise<void> {
+    await sql(
+      this.dataSource,
+      `UPDATE outbox_events SET processed_at = now(), claimed_until = NULL
+        WHERE id = ANY($1::bigint[])`,
       [ids],
+      'outbox-processed',
     );
   }
 
-  /** Forgets rows processed more than a week ago. */
-  async purgeProcessed(): Promise<void> {
+  /** A failed attempt: tried again after `delayMs`, or never again (`delayMs` undefined). */
+  async recordFailure(id: string, error: string, delayMs: number | undefined): Promise<void> {
     await sql(
       this.dataSource,
-      `DELETE FROM outbox_events WHERE processed_at < now() - interval '7 days'`,
+      delayMs === undefined
+        ? `UPDATE outbox_events SET claimed_until = NULL, failed_at = now(), last_error = $2
+            WHERE id = $1`
+        : `UPDATE outbox_events SET claimed_until = NULL, last_error = $2,
+                  next_attempt_at = now() + $3 * interval '1 millisecond'
+            WHERE id = $1`,
+      delayMs === undefined ? [id, error] : [id, error, delayMs],
     );
   }
 
-  async isProcessed(outboxId: string): Promise<boolean> {
-    const rows = await sql(
-      this.dataSource,
-      `SELECT 1 FROM outbox_events WHERE id = $1 AND processed_at IS NOT NULL`,
-      [outboxId],
-    );
-    return rows.length > 0;
-  }
-
-  async markProcessed(outboxId: string): Promise<void> {
+  /** Forgets rows processed, or given up on, more than a week ago. */
+  async purgeOld(): Promise<void> {
     await sql(
       this.dataSource,
-      `UPDATE outbox_events SET processed_at = now() WHERE id = $1 AND processed_at IS NULL`,
-      [outboxId],
+      `DELETE FROM outbox_events
+        WHERE processed_at < now() - interval '7 days' OR failed_at < now() - interval '7 days'`,
     );
   }
 }

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { sql } from '../../database/sql';
-import { Batcher } from './batcher';
+import { Batcher } from '../../common/batcher';
 import type { AttemptOutcome } from './webhook-outcome';
 import type { AttemptRow, ClaimedRow } from './webhook-rows';
 
