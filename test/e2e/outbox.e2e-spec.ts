@@ -112,23 +112,24 @@ describe.each(modes)('outbox dispatcher with the $name', ({ redis: useRedis }) =
   it("waits out a dead instance's claim and a retry's delay, and skips an event given up on", async () => {
     const app = await startApp(env());
     try {
-      // What a killed instance leaves: a claim with a lease still running.
-      const claimed = await writeEvent(db, 'test.claimed', true);
-      const retried = await writeEvent(db, 'test.retried', true);
-      const givenUp = await writeEvent(db, 'test.given_up', true);
-      await db.query(
-        `UPDATE outbox_events SET claimed_until = now() + interval '4 seconds', attempts = 1
-          WHERE id = $1`,
-        [claimed],
-      );
-      await db.query(
-        `UPDATE outbox_events SET next_attempt_at = now() + interval '4 seconds', attempts = 1
-          WHERE id = $1`,
-        [retried],
-      );
-      await db.query(`UPDATE outbox_events SET failed_at = now(), attempts = 8 WHERE id = $1`, [
-        givenUp,
-      ]);
+      // Each written in the state it is found in (one statement, so never seen before it):
+      // a killed instance's claim with its lease still running, a failed attempt waiting for
+      // its retry, and an event given up on after its last attempt.
+      const inState = async (type: string, state: string) => {
+        const { rows } = await db.query<{ id: string }>(
+          `INSERT INTO outbox_events (organization_id, event_type, payload, attempts, ${state})
+           VALUES (1, $1, '{}', $2, $3) RETURNING id`,
+          [
+            type,
+            state === 'failed_at' ? 8 : 1,
+            state === 'failed_at' ? new Date() : new Date(Date.now() + 4_000),
+          ],
+        );
+        return rows[0].id;
+      };
+      const claimed = await inState('test.claimed', 'claimed_until');
+      const retried = await inState('test.retried', 'next_attempt_at');
+      const givenUp = await inState('test.given_up', 'failed_at');
       // Rows written in the same moment as these (and committed after) are handled meanwhile.
       const later = await writeEvent(db, 'test.later', true);
       await eventually(async () => (await processedAt(db, later)) ?? undefined);
