@@ -161,10 +161,41 @@ describeIfBrowser('the agent dashboard: history, notifications and keyboard', ()
     expect(offset).toBeLessThan(250);
     await expect(log.getByText(/^Message \d+$/).count()).resolves.toBe(70);
 
-    // Live messages still land at the bottom.
+    // A live message while the agent reads further up: the view stays, and a button offers
+    // the way down.
+    const viewport = await log.evaluate((element) => {
+      interface Box {
+        parentElement: Box | null;
+        scrollHeight: number;
+        clientHeight: number;
+        getBoundingClientRect(): { top: number; bottom: number };
+      }
+      let box = (element as unknown as Box).parentElement;
+      while (box && box.scrollHeight <= box.clientHeight) box = box.parentElement;
+      const { top, bottom } = box!.getBoundingClientRect();
+      return { top, bottom };
+    });
+    const inView = async (text: string) => {
+      const box = (await log.getByText(text, { exact: true }).boundingBox())!;
+      return box.y >= viewport.top && box.y + box.height <= viewport.bottom;
+    };
+    const before = (await anchor.boundingBox())!.y;
     await chat.says('Message 71');
-    await log.getByText('Message 71', { exact: true }).waitFor();
+    const down = page.getByRole('button', { name: '1 new message' });
+    await down.waitFor();
     await expect(log.getByText(/^Message \d+$/).count()).resolves.toBe(71);
+    expect(Math.abs((await anchor.boundingBox())!.y - before)).toBeLessThan(5);
+    await expect(inView('Message 71')).resolves.toBe(false);
+    await expect(seriousAxeViolations(page)).resolves.toEqual([]);
+    await down.click();
+    await down.waitFor({ state: 'detached' });
+    await eventually(() => inView('Message 71'));
+
+    // At the bottom, the view follows what arrives.
+    await chat.says('Message 72');
+    await log.getByText('Message 72', { exact: true }).waitFor();
+    await eventually(() => inView('Message 72'));
+    await expect(page.getByRole('button', { name: /new message/ }).count()).resolves.toBe(0);
   });
 
   step('chimes, notifies and counts in the tab title for a new waiting chat', async () => {

@@ -15,7 +15,7 @@ import {
   Title,
   VisuallyHidden,
 } from '@mantine/core';
-import { IconCheck, IconChevronDown, IconUserPlus } from '@tabler/icons-react';
+import { IconArrowDown, IconCheck, IconChevronDown, IconUserPlus } from '@tabler/icons-react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { api, unwrap } from '../../api/client';
@@ -245,6 +245,9 @@ export function ConversationView({ id, me, team }: { id: number; me: Agent; team
   );
 }
 
+/** How near the bottom (in pixels) still counts as reading the newest messages. */
+const BOTTOM_SLACK_PX = 48;
+
 function appendMessage(
   queryClient: ReturnType<typeof useQueryClient>,
   id: number,
@@ -271,12 +274,25 @@ function Thread(props: {
   const viewport = useRef<HTMLDivElement>(null);
   const count = props.messages.length;
   const firstId = props.messages[0]?.id;
-  const lastId = props.messages.at(-1)?.id;
-  // Stay at the newest message as messages arrive (not when older ones are put above).
-  useEffect(() => {
+  const last = props.messages.at(-1);
+  const lastId = last?.id;
+  // Follow the newest message as messages arrive while the agent is at the bottom (or sent it);
+  // an agent reading further up stays where they are and is offered the way down instead.
+  const atBottom = useRef(true);
+  const [newBelow, setNewBelow] = useState(0);
+  const toBottom = () => {
     const el = viewport.current;
     if (el) el.scrollTop = el.scrollHeight;
-  }, [lastId, props.typing]);
+    setNewBelow(0);
+  };
+  const seenLast = useRef(lastId);
+  const lastMine = last?.sender_type === 'agent' && last.sender_id === props.me.id;
+  useEffect(() => {
+    const arrived = lastId !== seenLast.current;
+    seenLast.current = lastId;
+    if (atBottom.current || (arrived && lastMine)) toBottom();
+    else if (arrived) setNewBelow((n) => n + 1);
+  }, [lastId, lastMine, props.typing]);
 
   // Scrolling back: the page before the oldest message, the view kept where it was.
   const [earlier, setEarlier] = useState<'idle' | 'loading' | 'error'>('idle');
@@ -304,62 +320,82 @@ function Thread(props: {
     .find((m) => m.sender_type === 'agent' && m.id <= props.seenUpTo)?.id;
 
   return (
-    <ScrollArea
-      className={classes.thread}
-      viewportRef={viewport}
-      type="auto"
-      onScrollPositionChange={({ y }) => {
-        // Only the agent scrolling up near the top (not the thread opening at the bottom).
-        const up = lastY.current !== null && y < lastY.current;
-        lastY.current = y;
-        if (up && y < 80 && earlier === 'idle') loadEarlier();
-      }}
-    >
-      <Stack
-        gap={6}
-        p="md"
-        role="log"
-        aria-live="polite"
-        aria-label={t('inbox.conversation.messages')}
-        aria-busy={earlier === 'loading' || undefined}
+    <Box pos="relative" className={classes.thread}>
+      <ScrollArea
+        h="100%"
+        viewportRef={viewport}
+        // Scrollable from the keyboard too (arrow keys, Page Up) once it holds nothing focusable.
+        viewportProps={{ tabIndex: 0 }}
+        type="auto"
+        onScrollPositionChange={({ y }) => {
+          // Only the agent scrolling up near the top (not the thread opening at the bottom).
+          const up = lastY.current !== null && y < lastY.current;
+          lastY.current = y;
+          const el = viewport.current;
+          atBottom.current = !el || el.scrollHeight - y - el.clientHeight < BOTTOM_SLACK_PX;
+          if (atBottom.current && newBelow > 0) setNewBelow(0);
+          if (up && y < 80 && earlier === 'idle') loadEarlier();
+        }}
       >
-        {props.hasEarlier && (
-          <Center>
-            <Button
-              variant="subtle"
-              size="xs"
-              onClick={loadEarlier}
-              loading={earlier === 'loading'}
-            >
-              {t('inbox.conversation.earlier')}
-            </Button>
-          </Center>
-        )}
-        {earlier === 'error' && (
-          <Text size="sm" c="red" ta="center" role="alert">
-            {t('inbox.conversation.earlierError')}
-          </Text>
-        )}
-        {count === 0 && (
-          <Text c="dimmed" ta="center" size="sm">
-            {t('inbox.conversation.empty')}
-          </Text>
-        )}
-        {props.messages.map((message) => (
-          <MessageBubble
-            key={message.id}
-            message={message}
-            author={author(message, props)}
-            seen={message.id === lastSeenAgent}
-          />
-        ))}
-        {props.typing && (
-          <Text size="xs" c="dimmed" fs="italic">
-            {t('inbox.conversation.typing', { name: props.visitor })}
-          </Text>
-        )}
-      </Stack>
-    </ScrollArea>
+        <Stack
+          gap={6}
+          p="md"
+          role="log"
+          aria-live="polite"
+          aria-label={t('inbox.conversation.messages')}
+          aria-busy={earlier === 'loading' || undefined}
+        >
+          {props.hasEarlier && (
+            <Center>
+              <Button
+                variant="subtle"
+                size="xs"
+                onClick={loadEarlier}
+                loading={earlier === 'loading'}
+              >
+                {t('inbox.conversation.earlier')}
+              </Button>
+            </Center>
+          )}
+          {earlier === 'error' && (
+            <Text size="sm" c="red" ta="center" role="alert">
+              {t('inbox.conversation.earlierError')}
+            </Text>
+          )}
+          {count === 0 && (
+            <Text c="dimmed" ta="center" size="sm">
+              {t('inbox.conversation.empty')}
+            </Text>
+          )}
+          {props.messages.map((message) => (
+            <MessageBubble
+              key={message.id}
+              message={message}
+              author={author(message, props)}
+              seen={message.id === lastSeenAgent}
+            />
+          ))}
+          {props.typing && (
+            <Text size="xs" c="dimmed" fs="italic">
+              {t('inbox.conversation.typing', { name: props.visitor })}
+            </Text>
+          )}
+        </Stack>
+      </ScrollArea>
+      {newBelow > 0 && (
+        <Button
+          className={classes.newBelow}
+          size="xs"
+          radius="xl"
+          rightSection={<IconArrowDown size={14} aria-hidden />}
+          onClick={toBottom}
+        >
+          {newBelow === 1
+            ? t('inbox.conversation.newBelowOne')
+            : t('inbox.conversation.newBelowOther', { count: newBelow })}
+        </Button>
+      )}
+    </Box>
   );
 }
 

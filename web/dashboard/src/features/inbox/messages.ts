@@ -28,6 +28,8 @@ export const inboxMessages = {
   'inbox.conversation.empty': 'No messages yet.',
   'inbox.conversation.earlier': 'Load earlier messages',
   'inbox.conversation.earlierError': 'The earlier messages could not be loaded.',
+  'inbox.conversation.newBelowOne': '1 new message',
+  'inbox.conversation.newBelowOther': '{count} new messages',
   'inbox.conversation.error': 'This conversation could not be loaded.',
   'inbox.conversation.typing': '{name} is typing…',
   'inbox.conversation.seen': 'Seen',
