@@ -136,14 +136,20 @@ export class VisitorRecordsService implements OnModuleInit {
     const { payload } = event;
     if (!event.organizationId) return;
     const organizationId = event.organizationId;
+    // The cheapest refusals first: most sites have no lookup, most messages no keyword.
+    const lookup = await this.dataLookup
+      .find(organizationId, String(payload.site_id))
+      .catch((error: unknown) => {
+        if (error instanceof AppError && error.status === 404) return undefined; // site removed
+        throw error;
+      });
+    const rule = lookup && matchRule(lookup.settings.rules, payload.message.body);
+    if (!lookup || !rule) return;
     if (!planIncludes((await this.organizations.get(organizationId)).plan, 'data_lookup')) return;
     const conversation = await this.conversations
       .get(organizationId, String(payload.conversation_id))
       .catch(() => undefined);
     if (!conversation) return;
-    const lookup = await this.dataLookup.find(organizationId, conversation.site_id);
-    const rule = lookup && matchRule(lookup.settings.rules, payload.message.body);
-    if (!lookup || !rule) return;
     const visitor: VisitorPrincipal = {
       organizationId,
       siteId: conversation.site_id,
