@@ -14,6 +14,7 @@ import { log, ratio, table, withCleanup, writeResults } from './lib/report.mjs';
 import { seed } from './lib/seed.mjs';
 import { statementCounter } from './lib/statements.mjs';
 import * as stack from './lib/stack.mjs';
+import { sleep } from './lib/stats.mjs';
 
 const CONVERSATIONS = Number(process.env.BENCH_CONVERSATIONS ?? 100_000);
 const MESSAGES = Number(process.env.BENCH_MESSAGES ?? 1_000_000);
@@ -29,7 +30,6 @@ const LIST_TARGET = 0.85;
 const POST_TARGET = 0.6;
 const LIST_P99_TARGET_MS = 25;
 const P99_AT = 50;
-const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 const PROFILES = path.join(stack.ROOT, 'bench', 'results', 'profiles');
 
 /** The service's statements (every one but this counter's own), from pg_stat_statements. */

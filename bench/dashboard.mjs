@@ -18,6 +18,7 @@ import { chromium } from 'playwright-core';
 import { log, table, withCleanup, writeResults } from './lib/report.mjs';
 import { seed } from './lib/seed.mjs';
 import * as stack from './lib/stack.mjs';
+import { percentile, round, sleep } from './lib/stats.mjs';
 
 const CONVERSATIONS = Number(process.env.BENCH_CONVERSATIONS ?? 100_000);
 const MESSAGES = Number(process.env.BENCH_MESSAGES ?? 1_000_000);
@@ -28,12 +29,6 @@ const SEARCHES = Number(process.env.BENCH_DASHBOARD_SEARCHES ?? 50);
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const KB = 1000;
 const gz = (buffer) => gzipSync(buffer, { level: 9 }).length;
-const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
-const percentile = (values, p) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
-};
-const round = (value, digits = 1) => Math.round(value * 10 ** digits) / 10 ** digits;
 const summary = (values) => ({
   n: values.length,
   p50: round(percentile(values, 50)),

@@ -17,8 +17,9 @@ import { cpuMeter, postmasterPid } from './lib/cpu.mjs';
 import { memoryAfterGc, startCpuProfile } from './lib/inspector.mjs';
 import { statementCounter } from './lib/statements.mjs';
 import { log, table, withCleanup, writeResults } from './lib/report.mjs';
+import { connect } from './lib/sockets.mjs';
 import * as stack from './lib/stack.mjs';
-import { io } from 'socket.io-client';
+import { percentile, round, sleep } from './lib/stats.mjs';
 
 const WIDGETS = Number(process.env.BENCH_REALTIME_WIDGETS ?? 2000);
 const AGENTS = Number(process.env.BENCH_REALTIME_AGENTS ?? 50);
@@ -35,13 +36,8 @@ const started = Date.now();
 const machine = stack.machine();
 if (process.env.BENCH_SKIP_BUILD !== '1') stack.build();
 
-const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
-const round = (value, digits = 1) => Math.round(value * 10 ** digits) / 10 ** digits;
-const percentile = (values, p) => {
-  if (values.length === 0) return null;
-  const sorted = [...values].sort((a, b) => a - b);
-  return round(sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]);
-};
+/** A delay percentile as reported: rounded, null when nothing arrived. */
+const delayPercentile = (values, p) => (values.length === 0 ? null : round(percentile(values, p)));
 
 async function request(url, method, body, token, extraHeaders = {}) {
   const response = await fetch(url, {
@@ -70,19 +66,6 @@ async function inParallel(count, task) {
   };
   await Promise.all(Array.from({ length: Math.min(CONCURRENCY, count) }, worker));
   return results;
-}
-
-function connect(url, namespace, token) {
-  const socket = io(`${url}${namespace}`, {
-    auth: { token },
-    transports: ['websocket'],
-    reconnection: false,
-    forceNew: true,
-  });
-  return new Promise((resolve, reject) => {
-    socket.once('connect', () => resolve(socket));
-    socket.once('connect_error', reject);
-  });
 }
 
 /** Organizations with one site and `AGENTS / ORGANIZATIONS` members each, all logged in. */
@@ -298,8 +281,8 @@ async function pass(name, instances, postmaster, databaseUrl) {
       expected_receipts: expectedAgentReceipts(),
       received: toAgentDelays.length,
       lost: expectedAgentReceipts() - toAgentDelays.length,
-      p50_ms: percentile(toAgentDelays, 50),
-      p99_ms: percentile(toAgentDelays, 99),
+      p50_ms: delayPercentile(toAgentDelays, 50),
+      p99_ms: delayPercentile(toAgentDelays, 99),
       max_ms: toAgentDelays.length ? round(Math.max(...toAgentDelays)) : null,
     },
     reply_to_widget: {
@@ -307,8 +290,8 @@ async function pass(name, instances, postmaster, databaseUrl) {
       refused: refused.reply,
       received: toWidgetDelays.length,
       lost: toWidgets.size - toWidgetDelays.length,
-      p50_ms: percentile(toWidgetDelays, 50),
-      p99_ms: percentile(toWidgetDelays, 99),
+      p50_ms: delayPercentile(toWidgetDelays, 50),
+      p99_ms: delayPercentile(toWidgetDelays, 99),
       max_ms: toWidgetDelays.length ? round(Math.max(...toWidgetDelays)) : null,
     },
     cpu_ms_per_message: cpuPerMessage,

@@ -13,9 +13,10 @@ import http from 'node:http';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { chromium } from 'playwright-core';
-import { io } from 'socket.io-client';
 import { log, table, withCleanup, writeResults } from './lib/report.mjs';
+import { connect } from './lib/sockets.mjs';
 import * as stack from './lib/stack.mjs';
+import { percentile, round, sleep } from './lib/stats.mjs';
 
 const LOADS = Number(process.env.BENCH_WIDGET_LOADS ?? 20);
 const VISITORS = Number(process.env.BENCH_WIDGET_VISITORS ?? 200);
@@ -25,12 +26,6 @@ const SCREENSHOTS = process.argv.includes('--screenshots');
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const KIB = 1024;
 const gz = (buffer) => gzipSync(buffer, { level: 9 }).length;
-const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
-const percentile = (values, p) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
-};
-const round = (value, digits = 1) => Math.round(value * 10 ** digits) / 10 ** digits;
 
 const machine = stack.machine();
 if (process.env.BENCH_SKIP_BUILD !== '1') {
@@ -79,19 +74,6 @@ async function json(url, body, headers = {}) {
   });
   if (!res.ok) throw new Error(`${url}: ${res.status} ${await res.text()}`);
   return res.json();
-}
-
-function connect(service, namespace, token) {
-  const socket = io(`${service}${namespace}`, {
-    auth: { token },
-    transports: ['websocket'],
-    reconnection: false,
-    forceNew: true,
-  });
-  return new Promise((resolve, reject) => {
-    socket.once('connect', () => resolve(socket));
-    socket.once('connect_error', reject);
-  });
 }
 
 async function measureBrowser(service, org, context) {
