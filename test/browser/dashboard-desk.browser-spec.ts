@@ -1,5 +1,3 @@
-import os from 'node:os';
-import path from 'node:path';
 import type { Page } from 'playwright-core';
 import request from 'supertest';
 import { addMember, uniqueEmail } from '../factories/identity';
@@ -7,6 +5,7 @@ import { type AppProcess, eventually, startApp, freePort } from '../utils/app-pr
 import {
   browserAvailable,
   launchBrowser,
+  screenshotOnFailure,
   seriousAxeViolations,
   type TestBrowser,
 } from '../utils/browser';
@@ -51,17 +50,7 @@ describeIfBrowser('the agent dashboard: inbox and tickets', () => {
         .expect(201)
     ).body as { id: number };
 
-  /** A test whose failure leaves a screenshot behind (in the OS temp directory) to look at. */
-  const step = (name: string, body: () => Promise<void>) =>
-    it(name, async () => {
-      try {
-        await body();
-      } catch (error) {
-        const file = path.join(os.tmpdir(), `dashboard-desk-${name.replace(/\W+/g, '-')}.png`);
-        await page.screenshot({ path: file }).catch(() => undefined);
-        throw error;
-      }
-    });
+  const step = screenshotOnFailure('dashboard-desk', () => page);
 
   beforeAll(async () => {
     databaseUrl = await createTestDatabase();

@@ -1,5 +1,3 @@
-import os from 'node:os';
-import path from 'node:path';
 import type { Page } from 'playwright-core';
 import request from 'supertest';
 import { addMember, type Registered, registerOrganization } from '../factories/identity';
@@ -7,6 +5,7 @@ import { type AppProcess, eventually, startApp, freePort } from '../utils/app-pr
 import {
   browserAvailable,
   launchBrowser,
+  screenshotOnFailure,
   seriousAxeViolations,
   type TestBrowser,
 } from '../utils/browser';
@@ -97,16 +96,7 @@ describeIfBrowser('the agent dashboard: history, notifications and keyboard', ()
     await page.goto(`${service}${to}`);
     await page.getByRole('status').filter({ hasText: 'Live' }).waitFor();
   };
-  const step = (name: string, body: () => Promise<void>) =>
-    it(name, async () => {
-      try {
-        await body();
-      } catch (error) {
-        const file = path.join(os.tmpdir(), `dashboard-live-${name.replace(/\W+/g, '-')}.png`);
-        await page?.screenshot({ path: file }).catch(() => undefined);
-        throw error;
-      }
-    });
+  const step = screenshotOnFailure('dashboard-live', () => page);
 
   beforeAll(async () => {
     databaseUrl = await createTestDatabase();
@@ -140,41 +130,30 @@ describeIfBrowser('the agent dashboard: history, notifications and keyboard', ()
     // Scrolling to the top loads the 20 before, and the place stays where it was: the message
     // that was first stays near the top (not pushed a screen down by the 20 above it).
     const anchor = log.getByText('Message 21', { exact: true });
-    const top = await log.evaluate((element) => {
+    const viewport = await log.evaluate((element) => {
       // The test's types have no DOM: the scrolling box is the log's nearest scrollable parent.
       interface Box {
         parentElement: Box | null;
         scrollHeight: number;
         clientHeight: number;
         scrollTop: number;
-        getBoundingClientRect(): { top: number };
+        getBoundingClientRect(): { top: number; bottom: number };
       }
       let box = (element as unknown as Box).parentElement;
       while (box && box.scrollHeight <= box.clientHeight) box = box.parentElement;
       box!.scrollTop = 0;
-      return box!.getBoundingClientRect().top;
+      const { top, bottom } = box!.getBoundingClientRect();
+      return { top, bottom };
     });
     await log.getByText('Message 1', { exact: true }).waitFor();
     await more.waitFor({ state: 'detached' });
-    const offset = (await anchor.boundingBox())!.y - top;
+    const offset = (await anchor.boundingBox())!.y - viewport.top;
     expect(offset).toBeGreaterThanOrEqual(0);
     expect(offset).toBeLessThan(250);
     await expect(log.getByText(/^Message \d+$/).count()).resolves.toBe(70);
 
     // A live message while the agent reads further up: the view stays, and a button offers
     // the way down.
-    const viewport = await log.evaluate((element) => {
-      interface Box {
-        parentElement: Box | null;
-        scrollHeight: number;
-        clientHeight: number;
-        getBoundingClientRect(): { top: number; bottom: number };
-      }
-      let box = (element as unknown as Box).parentElement;
-      while (box && box.scrollHeight <= box.clientHeight) box = box.parentElement;
-      const { top, bottom } = box!.getBoundingClientRect();
-      return { top, bottom };
-    });
     const inView = async (text: string) => {
       const box = (await log.getByText(text, { exact: true }).boundingBox())!;
       return box.y >= viewport.top && box.y + box.height <= viewport.bottom;

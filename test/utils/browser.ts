@@ -8,6 +8,25 @@ import { localServerAvailable } from './local-server';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
+/**
+ * `it`, for a test whose failure leaves a screenshot of the page it was on behind, in the OS temp
+ * directory (`<prefix>-<test name>.png`), to look at.
+ */
+export function screenshotOnFailure(prefix: string, page: () => Page | undefined) {
+  return (name: string, body: () => Promise<void>) =>
+    it(name, async () => {
+      try {
+        await body();
+      } catch (error) {
+        const file = path.join(os.tmpdir(), `${prefix}-${name.replace(/\W+/g, '-')}.png`);
+        await page()
+          ?.screenshot({ path: file })
+          .catch(() => undefined);
+        throw error;
+      }
+    });
+}
+
 /** Whether the browser tests can run here (CI installs Debian's chromium: see .ci/run). */
 export function browserAvailable(): boolean {
   return localServerAvailable({
