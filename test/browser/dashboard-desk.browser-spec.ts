@@ -223,6 +223,8 @@ describeIfBrowser('the agent dashboard: inbox and tickets', () => {
       // A teammate's chat raises no count in this agent's tab title, though it is unread.
       await page.goto(`${service}/inbox`);
       await page.getByLabel('View').selectOption('all');
+      // Unread counts what arrives live: the reloaded page's channel must be up first.
+      await page.getByRole('status').filter({ hasText: 'Live' }).waitFor();
       await visitorSays('Are you still there?');
       await page.getByText('1 unread').waitFor();
       expect(await page.title()).not.toMatch(/^\(/);

@@ -49,7 +49,10 @@ class AgentChannel {
     this.socket = socket;
     socket.on('connect', () => {
       this.emitLocal('connected', true);
+      // The rooms are joined before `connect`: from here on every message is pushed. What came
+      // before (a drop, or the lists fetched while the first connection was being made) is read.
       if (this.lastMessageId > 0) this.catchUp(queryClient);
+      else void queryClient.invalidateQueries({ queryKey: keys.conversations });
     });
     socket.on('disconnect', () => this.emitLocal('connected', false));
     socket.on('message.created', (message: ChatMessage) => {
