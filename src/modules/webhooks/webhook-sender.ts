@@ -24,6 +24,14 @@ const EXCERPT_BYTES = 1024;
 const MAX_AGENTS = 1000;
 /** An idle kept-alive connection is closed after this long. */
 const IDLE_SOCKET_MS = 30_000;
+/**
+ * Idle connections kept per origin: as many as attempts can run at once to it, so a busy origin
+ * never has its connections closed and opened again between attempts. Several endpoints often
+ * share one origin (an integration platform's hooks, or the benchmark's receiver), each with
+ * PER_ENDPOINT_CONCURRENCY attempts at once; with 8 kept, a burst to four endpoints on one origin
+ * opened a new connection for every other attempt (bench/README.md).
+ */
+const MAX_FREE_SOCKETS = 64;
 
 export class RefusedTarget extends Error {}
 
@@ -65,7 +73,7 @@ function agentFor(target: URL, allowInsecure: boolean): http.Agent {
   if (agent) {
     agents.delete(key);
   } else {
-    const options = { keepAlive: true, maxFreeSockets: 8, timeout: IDLE_SOCKET_MS };
+    const options = { keepAlive: true, maxFreeSockets: MAX_FREE_SOCKETS, timeout: IDLE_SOCKET_MS };
     agent = target.protocol === 'https:' ? new https.Agent(options) : new http.Agent(options);
   }
   agents.set(key, agent);
