@@ -209,7 +209,12 @@ export async function startService(databaseUrl, publicUrl, port, extraEnv = {}, 
  * The raw `node:http` + `pg` server answering the same queries with the same JSON; with
  * `authenticate`, it also runs the service's API-key lookup and rate-limit statements.
  */
-export async function startBaseline(databaseUrl, publicUrl, org, { authenticate = false } = {}) {
+export async function startBaseline(
+  databaseUrl,
+  publicUrl,
+  org,
+  { authenticate = false, nodeArgs = [] } = {},
+) {
   const port = await freePort();
   return startNodeServer(
     'baseline',
@@ -224,6 +229,7 @@ export async function startBaseline(databaseUrl, publicUrl, org, { authenticate 
     },
     port,
     '/ready',
+    nodeArgs,
   );
 }
 
