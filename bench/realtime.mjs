@@ -11,10 +11,12 @@
 // reply BENCH_REALTIME_REPLY_RATE (20) times a second; BENCH_REALTIME_PASSES (single,redis);
 // BENCH_SKIP_BUILD=1 skips the build. BENCH_PROFILE=1 also counts the statements per message
 // (pg_stat_statements) and writes each instance's CPU profile of the load to
-// bench/results/profiles/; BENCH_PROFILE=nested counts the statements inside functions too.
+// bench/results/profiles/; BENCH_PROFILE=nested counts the statements inside functions too;
+// BENCH_PROFILE=alloc writes each instance's promotion profile instead (sampled allocations that
+// outlive the young generation: what drives the full GCs).
 import path from 'node:path';
 import { cpuMeter, postmasterPid } from './lib/cpu.mjs';
-import { memoryAfterGc, startCpuProfile } from './lib/inspector.mjs';
+import { memoryAfterGc, startCpuProfile, startPromotionProfile } from './lib/inspector.mjs';
 import { statementCounter } from './lib/statements.mjs';
 import { log, table, withCleanup, writeResults } from './lib/report.mjs';
 import { connect } from './lib/sockets.mjs';
@@ -30,6 +32,7 @@ const REPLY_RATE = Number(process.env.BENCH_REALTIME_REPLY_RATE ?? 20);
 const PASSES = (process.env.BENCH_REALTIME_PASSES ?? 'single,redis').split(',');
 const CONCURRENCY = 20;
 const PROFILE = ['1', 'nested'].includes(process.env.BENCH_PROFILE ?? '');
+const PROMOTION_PROFILE = process.env.BENCH_PROFILE === 'alloc';
 const PROFILES = path.join(stack.ROOT, 'bench', 'results', 'profiles');
 
 const started = Date.now();
@@ -38,6 +41,25 @@ if (process.env.BENCH_SKIP_BUILD !== '1') stack.build();
 
 /** A delay percentile as reported: rounded, null when nothing arrived. */
 const delayPercentile = (values, p) => (values.length === 0 ? null : round(percentile(values, p)));
+const SLOW_MS = 100;
+
+/**
+ * The seconds of the load (by send time) in which pushes took over SLOW_MS, each with how many
+ * did and the slowest: whether a p99 comes from a few stalls or from the whole run.
+ */
+function slowSeconds(sends, start) {
+  const seconds = new Map();
+  for (const { at, delays } of sends) {
+    const slow = delays.filter((delay) => delay > SLOW_MS);
+    if (slow.length === 0) continue;
+    const second = Math.floor((at - start) / 1000);
+    const entry = seconds.get(second) ?? { second, slow: 0, max_ms: 0 };
+    entry.slow += slow.length;
+    entry.max_ms = round(Math.max(entry.max_ms, ...slow));
+    seconds.set(second, entry);
+  }
+  return [...seconds.values()].sort((a, b) => a.second - b.second);
+}
 
 async function request(url, method, body, token, extraHeaders = {}) {
   const response = await fetch(url, {
@@ -186,10 +208,11 @@ async function pass(name, instances, postmaster, databaseUrl) {
   const pending = [];
   const statements = PROFILE ? await statementCounter(databaseUrl) : undefined;
   await statements?.reset();
-  const profiles = PROFILE
+  const profiler = PROFILE ? startCpuProfile : PROMOTION_PROFILE ? startPromotionProfile : null;
+  const profiles = profiler
     ? await Promise.all(
         instances.map((instance, i) =>
-          startCpuProfile(instance.inspectPort, PROFILES, `realtime-${name}-${i + 1}`),
+          profiler(instance.inspectPort, PROFILES, `realtime-${name}-${i + 1}`),
         ),
       )
     : [];
@@ -284,6 +307,7 @@ async function pass(name, instances, postmaster, databaseUrl) {
       p50_ms: delayPercentile(toAgentDelays, 50),
       p99_ms: delayPercentile(toAgentDelays, 99),
       max_ms: toAgentDelays.length ? round(Math.max(...toAgentDelays)) : null,
+      slow_seconds: slowSeconds(toAgents.values(), start),
     },
     reply_to_widget: {
       replies: sentReplies,
@@ -293,11 +317,19 @@ async function pass(name, instances, postmaster, databaseUrl) {
       p50_ms: delayPercentile(toWidgetDelays, 50),
       p99_ms: delayPercentile(toWidgetDelays, 99),
       max_ms: toWidgetDelays.length ? round(Math.max(...toWidgetDelays)) : null,
+      slow_seconds: slowSeconds(
+        [...toWidgets.values()].map((s) => ({
+          at: s.at,
+          delays: s.delay === undefined ? [] : [s.delay],
+        })),
+        start,
+      ),
     },
     cpu_ms_per_message: cpuPerMessage,
     ...(PROFILE
       ? { statements_per_message: statementsPerMessage, cpu_profiles: profileFiles }
       : {}),
+    ...(PROMOTION_PROFILE ? { promotion_profiles: profileFiles } : {}),
     rss_after_load_mib: instances.map((instance) => stack.rssMiB(instance.pid)),
   };
   for (const socket of [...widgetSockets, ...agentSockets]) socket.close();
@@ -314,7 +346,9 @@ const results = await withCleanup(async (track) => {
     const port = await stack.freePort();
     const inspectPort = await stack.freePort();
     const server = await stack.startService(url, `http://127.0.0.1:${port}`, port, {
-      NODE_OPTIONS: `--inspect=127.0.0.1:${inspectPort}`,
+      NODE_OPTIONS: [`--inspect=127.0.0.1:${inspectPort}`, process.env.BENCH_NODE_OPTIONS ?? '']
+        .join(' ')
+        .trim(),
       // Agents log in with X-Forwarded-For addresses of their own (the login limit is per address).
       TRUST_PROXY: 'loopback',
       ...extraEnv,
@@ -382,6 +416,15 @@ const markdown = [
     rows,
   ),
   '',
+  ...Object.entries(results).flatMap(([name, r]) =>
+    [
+      ['visitor → agents', r.visitor_to_agent],
+      ['reply → widget', r.reply_to_widget],
+    ].map(
+      ([label, side]) =>
+        `- ${name}, ${label}: pushes over ${SLOW_MS} ms by second of the load (second: how many, slowest ms): ${side.slow_seconds.map((s) => `${s.second}: ${s.slow}, ${s.max_ms}`).join('; ') || 'none'}.`,
+    ),
+  ),
   ...Object.entries(results).flatMap(([name, r]) => [
     `- ${name}: sends took ${r.send_seconds} s for ${SECONDS} s of schedule; refused: ${r.visitor_to_agent.refused} visitor messages, ${r.reply_to_widget.refused} replies; RSS after the load ${r.rss_after_load_mib.join(' + ')} MiB; idle RSS before/after the sockets ${r.idle.before.map((m) => m.rss_mib).join(' + ')} → ${r.idle.after.map((m) => m.rss_mib).join(' + ')} MiB.`,
   ]),
@@ -390,7 +433,7 @@ const markdown = [
       ? [
           `- ${name}: ${r.statements_per_message.total} statements (${r.statements_per_message.exec_ms} ms of execution) per message — ${r.statements_per_message.top
             .slice(0, 15)
-            .map((t) => `${t.per_request} × \`${t.query}\` (${t.exec_ms} ms)`)
+            .map((t) => `${t.per_request} × \`${t.query}\` (${t.exec_ms} ms, ${t.rows} rows)`)
             .join('; ')}; CPU profiles: ${r.cpu_profiles.join(', ')}`,
         ]
       : [],

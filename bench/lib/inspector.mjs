@@ -74,3 +74,32 @@ export async function startCpuProfile(inspectPort, dir, name) {
     },
   };
 }
+
+/**
+ * Starts V8's sampling heap profiler counting what survives the young generation: objects freed
+ * by a scavenge are left out, those freed by a full GC kept, so the profile shows what is
+ * promoted to the old generation (what makes full GCs come often). `stop()` writes
+ * `<dir>/<name>.heapprofile` (DevTools' Memory tab reads it).
+ */
+export async function startPromotionProfile(inspectPort, dir, name) {
+  const { call, close } = await devtools(inspectPort);
+  await call('HeapProfiler.enable');
+  await call('HeapProfiler.startSampling', {
+    samplingInterval: 16_384,
+    includeObjectsCollectedByMajorGC: true,
+    includeObjectsCollectedByMinorGC: false,
+  });
+  return {
+    async stop() {
+      try {
+        const { profile } = await call('HeapProfiler.stopSampling');
+        fs.mkdirSync(dir, { recursive: true });
+        const file = path.join(dir, `${name}.heapprofile`);
+        fs.writeFileSync(file, JSON.stringify(profile));
+        return file;
+      } finally {
+        close();
+      }
+    },
+  };
+}

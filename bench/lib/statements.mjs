@@ -1,6 +1,6 @@
 // pg_stat_statements over one database (the server must have been started with
 // `startDatabase({ statements: true })`): reset before a measurement, then the statements per
-// request (or per message) after it, most frequent first.
+// request (or per message) after it, most frequent first, with the rows they returned or changed.
 import pg from 'pg';
 
 export async function statementCounter(databaseUrl) {
@@ -11,7 +11,7 @@ export async function statementCounter(databaseUrl) {
     reset: () => client.query('SELECT pg_stat_statements_reset()'),
     async perRequest(requests) {
       const { rows } = await client.query(
-        `SELECT calls, total_exec_time, left(regexp_replace(query, '\\s+', ' ', 'g'), 90) AS query
+        `SELECT calls, rows, total_exec_time, left(regexp_replace(query, '\\s+', ' ', 'g'), 90) AS query
          FROM pg_stat_statements
          WHERE dbid = (SELECT oid FROM pg_database WHERE datname = current_database())
            AND query NOT LIKE '%pg_stat_statements%'
@@ -25,6 +25,7 @@ export async function statementCounter(databaseUrl) {
           .map((row) => ({
             per_request: per(row.calls),
             exec_ms: per(row.total_exec_time),
+            rows: per(row.rows),
             query: row.query,
           }))
           .filter((row) => row.per_request >= 0.01),
