@@ -38,6 +38,12 @@ export class OutboxDispatcher implements BackgroundLoop, OnApplicationBootstrap 
   private retry?: NodeJS.Timeout;
   private draining?: Promise<void>;
   private again = false;
+  /**
+   * Whether due rows may be waiting: the last claim filled every free place, or a wake found
+   * none free. Only then does a finished row start a claim; otherwise the next commit's
+   * notification (or the poll) does, and no claim goes out to find nothing.
+   */
+  private backlog = false;
   private stopped = false;
   private lastCleanup = 0;
 
@@ -99,10 +105,17 @@ export class OutboxDispatcher implements BackgroundLoop, OnApplicationBootstrap 
   private async drain(): Promise<void> {
     for (;;) {
       const room = CONCURRENCY - this.inFlight.size;
-      if (this.stopped || room <= 0) break;
+      if (this.stopped) break;
+      if (room <= 0) {
+        this.backlog = true;
+        break;
+      }
       const claimed = await this.rows.claim(room, LEASE_MS);
       for (const row of claimed) this.run(row);
-      if (claimed.length < room) break;
+      if (claimed.length < room) {
+        this.backlog = false;
+        break;
+      }
     }
     if (Date.now() - this.lastCleanup > CLEANUP_EVERY_MS) {
       this.lastCleanup = Date.now();
@@ -113,7 +126,7 @@ export class OutboxDispatcher implements BackgroundLoop, OnApplicationBootstrap 
   private run(row: ClaimedRow): void {
     const running = this.handle(row).finally(() => {
       this.inFlight.delete(row.id);
-      this.wake();
+      if (this.backlog) this.wake();
     });
     this.inFlight.set(row.id, running);
   }
