@@ -33,7 +33,16 @@ const LIST_P99_TARGET_MS = 25;
 const P99_AT = 50;
 const PROFILES = path.join(stack.ROOT, 'bench', 'results', 'profiles');
 const IDLE_SECONDS = Number(process.env.BENCH_IDLE_SECONDS ?? 60);
-const IDLE_RSS_TARGET_MIB = 120;
+/** Issue 20: "idle RSS at most 120 MB (today 152 MB)", where 152 was this table's MiB. */
+const IDLE_RSS_TARGET = 120;
+
+/** The idle target in both readings of "MB": MiB, as the issue's 152 was, and 10^6 bytes. */
+function idleTargetLine(memory) {
+  const mib = memory.idle_settled.service;
+  const mb = Math.round(mib * 1.048576 * 10) / 10;
+  const verdict = (value) => (value <= IDLE_RSS_TARGET ? 'met' : 'MISSED');
+  return `- Target idle RSS ≤ ${IDLE_RSS_TARGET} MB: ${mib} MiB = ${mb} MB (10^6 bytes) after ${IDLE_SECONDS} s without requests (${memory.idle.service} MiB 3 s after start-up) — ${verdict(mib)} read as MiB (the unit of the issue's 152), ${verdict(mb)} read as 10^6 bytes`;
+}
 
 /** The service's statements (every one but this counter's own), from pg_stat_statements. */
 const started = Date.now();
@@ -214,7 +223,7 @@ const markdown = [
     (t) =>
       `- Target at ${t.connections} connections, \`${t.endpoint}\`: ≥ ${t.minimum} × baseline req/s${t.p99_max_ms ? ` and p99 ≤ ${t.p99_max_ms} ms` : ''}: ${t.ratio}${t.p99_max_ms ? `, p99 ${t.p99_ms} ms` : ''} — ${t.met ? 'met' : 'MISSED'}`,
   ),
-  `- Target idle RSS ≤ ${IDLE_RSS_TARGET_MIB} MB: ${memory.idle_settled.service} MiB after ${IDLE_SECONDS} s without requests (${memory.idle.service} MiB 3 s after start-up) — ${memory.idle_settled.service <= IDLE_RSS_TARGET_MIB ? 'met' : 'MISSED'}`,
+  idleTargetLine(memory),
   ...(PROFILE
     ? [
         '',
