@@ -60,12 +60,16 @@ export async function startCpuProfile(inspectPort, dir, name) {
   await call('Profiler.enable');
   await call('Profiler.setSamplingInterval', { interval: 500 });
   await call('Profiler.start');
+  return profileWriter({ call, close }, 'Profiler.stop', path.join(dir, `${name}.cpuprofile`));
+}
+
+/** `stop()` ends a profile with `method` and writes what it answers to `file`. */
+function profileWriter({ call, close }, method, file) {
   return {
     async stop() {
       try {
-        const { profile } = await call('Profiler.stop');
-        fs.mkdirSync(dir, { recursive: true });
-        const file = path.join(dir, `${name}.cpuprofile`);
+        const { profile } = await call(method);
+        fs.mkdirSync(path.dirname(file), { recursive: true });
         fs.writeFileSync(file, JSON.stringify(profile));
         return file;
       } finally {
@@ -89,17 +93,9 @@ export async function startPromotionProfile(inspectPort, dir, name) {
     includeObjectsCollectedByMajorGC: true,
     includeObjectsCollectedByMinorGC: false,
   });
-  return {
-    async stop() {
-      try {
-        const { profile } = await call('HeapProfiler.stopSampling');
-        fs.mkdirSync(dir, { recursive: true });
-        const file = path.join(dir, `${name}.heapprofile`);
-        fs.writeFileSync(file, JSON.stringify(profile));
-        return file;
-      } finally {
-        close();
-      }
-    },
-  };
+  return profileWriter(
+    { call, close },
+    'HeapProfiler.stopSampling',
+    path.join(dir, `${name}.heapprofile`),
+  );
 }
