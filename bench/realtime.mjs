@@ -287,9 +287,12 @@ async function pass(name, instances, postmaster, databaseUrl) {
   const statementsPerMessage = await statements?.perRequest(total + sentReplies);
   await statements?.close();
   const toAgentDelays = [...toAgents.values()].flatMap((sent) => sent.delays);
-  const toWidgetDelays = [...toWidgets.values()].flatMap((s) =>
-    s.delay === undefined ? [] : [s.delay],
-  );
+  // Each reply in the shape of a visitor message's sends: its time, and its one delay if it came.
+  const replySends = [...toWidgets.values()].map((s) => ({
+    at: s.at,
+    delays: s.delay === undefined ? [] : [s.delay],
+  }));
+  const toWidgetDelays = replySends.flatMap((s) => s.delays);
   const result = {
     instances: instances.length,
     widgets: WIDGETS,
@@ -317,13 +320,7 @@ async function pass(name, instances, postmaster, databaseUrl) {
       p50_ms: delayPercentile(toWidgetDelays, 50),
       p99_ms: delayPercentile(toWidgetDelays, 99),
       max_ms: toWidgetDelays.length ? round(Math.max(...toWidgetDelays)) : null,
-      slow_seconds: slowSeconds(
-        [...toWidgets.values()].map((s) => ({
-          at: s.at,
-          delays: s.delay === undefined ? [] : [s.delay],
-        })),
-        start,
-      ),
+      slow_seconds: slowSeconds(replySends, start),
     },
     cpu_ms_per_message: cpuPerMessage,
     ...(PROFILE
