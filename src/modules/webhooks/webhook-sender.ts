@@ -25,11 +25,11 @@ const MAX_AGENTS = 1000;
 /** An idle kept-alive connection is closed after this long. */
 const IDLE_SOCKET_MS = 30_000;
 /**
- * Idle connections kept per origin: as many as attempts can run at once to it, so a busy origin
- * never has its connections closed and opened again between attempts. Several endpoints often
- * share one origin (an integration platform's hooks, or the benchmark's receiver), each with
- * PER_ENDPOINT_CONCURRENCY attempts at once; with 8 kept, a burst to four endpoints on one origin
- * opened a new connection for every other attempt (bench/README.md).
+ * Idle connections kept per origin: enough for sixteen endpoints on one origin, each with its
+ * PER_ENDPOINT_CONCURRENCY attempts at once, so a busy origin's connections are not closed and
+ * opened again between attempts. Several endpoints often share one origin (an integration
+ * platform's hooks, or the benchmark's receiver); with 8 kept, a burst to four endpoints on one
+ * origin opened a new connection for every other attempt (bench/README.md).
  */
 const MAX_FREE_SOCKETS = 64;
 
