@@ -16,6 +16,19 @@ import { PinoNestLogger } from './common/logging/logger';
 import { AppConfig } from './config/app-config';
 import { DocsService } from './modules/docs/docs.service';
 import { mountBrowserApps } from './modules/web/browser-apps';
+import type { NextFunction, Request, Response } from 'express';
+
+/** Swagger UI loads its own scripts and styles and calls this API; nothing else, never framed. */
+const DOCS_CSP = [
+  "default-src 'none'",
+  "script-src 'self'",
+  "style-src 'self' 'unsafe-inline'",
+  "img-src 'self' data:",
+  "connect-src 'self'",
+  "base-uri 'none'",
+  "form-action 'none'",
+  "frame-ancestors 'none'",
+].join('; ');
 
 /**
  * Builds the whole application: HTTP pipeline, documents and Swagger UI. `preview` wires the
@@ -66,6 +79,11 @@ export async function createApp(
     // Built on first use (the CLI's `openapi` builds its own from the preview).
     const docs = app.get(DocsService);
     docs.setDocumentSource(() => buildOpenApiDocument(app));
+    app.use('/api/docs', (_request: Request, response: Response, next: NextFunction) => {
+      response.setHeader('Content-Security-Policy', DOCS_CSP);
+      response.setHeader('X-Content-Type-Options', 'nosniff');
+      next();
+    });
     SwaggerModule.setup('api/docs', app, () => docs.document() as OpenAPIObject, {
       raw: false,
       customSiteTitle: 'Support Chat Service API',

@@ -58,6 +58,27 @@ describe('bad input is a 4xx', () => {
 
   afterAll(() => suite?.stop());
 
+  it('refuses integers past PostgreSQL bigint in query and path with a 422 or 404, never a 500 (issue 25)', async () => {
+    const past = '9223372036854775808';
+    const inbox = await request(app.url)
+      .get('/api/agent/conversations')
+      .query({ assigned_agent_id: past })
+      .set(agent());
+    expectRefused(inbox, 'assigned_agent_id');
+    const largest = await request(app.url)
+      .get('/api/agent/conversations')
+      .query({ assigned_agent_id: '9223372036854775807' })
+      .set(agent())
+      .expect(200);
+    expect(largest.body.data).toEqual([]);
+    await request(app.url).get(`/api/agent/conversations/${past}`).set(agent()).expect(404);
+    const site = await request(app.url)
+      .get('/api/agent/conversations')
+      .query({ site_id: past })
+      .set(agent());
+    expectRefused(site, 'site_id');
+  });
+
   describe('a NUL character in any text', () => {
     it('is refused in a ticket subject and description', async () => {
       const res = await request(app.url)

@@ -78,6 +78,35 @@ describe('browser entry points: loader, chat frame, demo page, dashboard', () =>
     expect(bad.text).not.toContain('"><script>');
   });
 
+  it("writes the demo page's loader address from PUBLIC_URL, never from the Host header, under a CSP", async () => {
+    const org = await registerOrganization(app.url);
+    const res = await request(suite.direct)
+      .get('/demo')
+      .set('Host', 'evil.example"><script>alert(1)</script>')
+      .query({ widget_key: org.site.widget_key })
+      .expect(200);
+    // The suite's PUBLIC_URL is the default, http://localhost:$PORT.
+    const publicOrigin = /<script async src="(http:\/\/localhost:\d+)\/widget\.js"/.exec(
+      res.text,
+    )?.[1];
+    expect(publicOrigin).toBeDefined();
+    expect(res.text).not.toContain('evil.example');
+    const policy = res.headers['content-security-policy'];
+    expect(policy).toContain(`script-src ${publicOrigin!}`);
+    expect(policy).toContain(`frame-src ${publicOrigin!}`);
+    expect(policy).toContain("frame-ancestors 'none'");
+    expect(policy).toContain("default-src 'none'");
+  });
+
+  it('serves Swagger UI under a CSP that forbids framing and foreign scripts', async () => {
+    const res = await request(app.url).get('/api/docs').redirects(1).expect(200);
+    const policy = res.headers['content-security-policy'];
+    expect(policy).toContain("script-src 'self'");
+    expect(policy).toContain("frame-ancestors 'none'");
+    const init = await request(app.url).get('/api/docs/swagger-ui-init.js').expect(200);
+    expect(init.headers['content-security-policy']).toContain("frame-ancestors 'none'");
+  });
+
   it('answers the dashboard to browsers and the 404 envelope to JSON clients', async () => {
     const page = await request(app.url).get('/inbox/42').set('Accept', 'text/html').expect(200);
     expect(page.headers['content-type']).toContain('text/html');

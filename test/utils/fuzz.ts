@@ -71,6 +71,8 @@ const LONG = 'x'.repeat(70_000);
 const NUL = 'a\u0000b';
 const LONE = 'a\ud800b';
 const HUGE_INT = 2 ** 53 + 2;
+/** One past PostgreSQL's bigint: 19 digits, so a digit-count check alone lets it through. */
+const BIGINT_PAST = '9223372036854775808';
 const DEEP_JSON = `${'['.repeat(4000)}1${']'.repeat(4000)}`;
 const PROTO = '{"__proto__":{"is_admin":true,"role":"owner","status":"closed","toString":1}}';
 const METHODS = ['get', 'post', 'put', 'patch', 'delete'];
@@ -351,9 +353,16 @@ export async function buildPlan(
   // Always: the base request, odd ids for each path parameter, and the worst bodies.
   const fixed: Probe[] = [probe()];
   for (const name of Object.keys(ids)) {
-    for (const odd of ['0', 'abc', '99999999999999999999', '%00', '%ED%A0%80']) {
+    for (const odd of ['0', 'abc', BIGINT_PAST, '99999999999999999999', '%00', '%ED%A0%80']) {
       fixed.push(probe({ path: pathWith({ [name]: odd }) }));
     }
+  }
+  // Every query parameter, whatever the budget: one past PostgreSQL's bigint (issue 25).
+  for (const parameter of parameters.filter((p) => p.in === 'query')) {
+    const rest = encode(
+      Object.fromEntries(Object.entries(baseQuery).filter(([n]) => n !== parameter.name)),
+    );
+    fixed.push(probe({ query: `${rest}&${encodeURIComponent(parameter.name)}=${BIGINT_PAST}` }));
   }
   const sendsBody = hasBody || operation.method !== 'GET';
   const baseJson = JSON.stringify(baseBody);
@@ -372,7 +381,16 @@ export async function buildPlan(
     const rest = encode(
       Object.fromEntries(Object.entries(baseQuery).filter(([n]) => n !== parameter.name)),
     );
-    const values = ['%00', '%ED%A0%80', 'x'.repeat(5000), '-1', '99999999999999999999', 'abc'];
+    // Integers just past PostgreSQL's bigint (both ends) and past any integer type.
+    const values = [
+      '-9223372036854775809',
+      '%00',
+      '%ED%A0%80',
+      'x'.repeat(5000),
+      '-1',
+      '99999999999999999999',
+      'abc',
+    ];
     lists.push([
       ...values.map((raw) => probe({ query: `${rest}&${name}=${raw}` })),
       probe({ query: `${rest}&${name}=1&${name}=2` }),

@@ -2,7 +2,6 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import {
   IsBoolean,
   IsIn,
-  Matches,
   IsInt,
   IsNotEmpty,
   IsOptional,
@@ -11,6 +10,7 @@ import {
   MaxLength,
   Min,
 } from 'class-validator';
+import { IsIdOr } from '../../common/http/id-param';
 import { PageMetaDto, QueryBoolean, QueryInt } from '../../common/http/pagination';
 import { EnvelopeDto } from '../../common/openapi/envelope.dto';
 import { ChatMessageDto, MessageContentDto } from '../messages/messages.dto';
@@ -30,7 +30,7 @@ export class InboxQueryDto extends ConversationQueryDto {
   })
   @IsOptional()
   @IsString()
-  @Matches(/^(me|none|[1-9][0-9]{0,18})$/, {
+  @IsIdOr(['me', 'none'], {
     message: 'The assigned agent must be an agent id, "me" or "none".',
   })
   assigned_agent_id?: string;

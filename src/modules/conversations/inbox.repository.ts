@@ -6,8 +6,8 @@ import type { ConversationRow, ConversationStatus } from './conversations.reposi
 export interface InboxFilter {
   status?: ConversationStatus;
   siteId?: number;
-  /** An agent's id, or 0 for the unassigned ones. */
-  assignedAgentId?: number;
+  /** An agent's id, or '0' for the unassigned ones. */
+  assignedAgentId?: string;
   /** A label's id (digits) or name (any case). */
   label?: string;
   /** `newest`: started last first; `activity`: last message first. */

@@ -26,7 +26,7 @@ export class InboxService {
       {
         status: query.status,
         siteId: query.site_id,
-        assignedAgentId: query.unassigned ? 0 : assigneeOf(agent, query.assigned_agent_id),
+        assignedAgentId: query.unassigned ? '0' : assigneeOf(agent, query.assigned_agent_id),
         label: query.label,
         sort: query.sort ?? 'newest',
       },
@@ -41,9 +41,10 @@ export class InboxService {
 }
 
 /** `me` is the caller, `none` nobody (0), digits an agent id. */
-function assigneeOf(agent: AgentPrincipal, value: string | undefined): number | undefined {
+/** Kept as a string: a JavaScript number cannot hold every bigint id. */
+function assigneeOf(agent: AgentPrincipal, value: string | undefined): string | undefined {
   if (value === undefined) return undefined;
-  if (value === 'me') return Number(agent.userId);
-  if (value === 'none') return 0;
-  return Number(value);
+  if (value === 'me') return agent.userId;
+  if (value === 'none') return '0';
+  return value;
 }

@@ -5,7 +5,7 @@
 export function demoPage(origin: string, widgetKey: string | undefined): string {
   const key = widgetKey && /^wk_[A-Za-z0-9]{1,64}$/.test(widgetKey) ? widgetKey : undefined;
   const snippet = key
-    ? `<script async src="${origin}/widget.js" data-widget-key="${key}"></script>`
+    ? `<script async src="${escapeHtml(origin)}/widget.js" data-widget-key="${key}"></script>`
     : '';
   const body = key
     ? `<p>This page stands in for your website. The chat launcher is in the bottom corner.</p>
@@ -41,4 +41,21 @@ export function demoPage(origin: string, widgetKey: string | undefined): string 
 
 function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}
+
+/**
+ * The demo page's policy: its only script is the loader, its only frame the chat, both from the
+ * service's own origin; inline styles for the page's and the launcher's own style elements.
+ */
+export function demoPolicy(origin: string): string {
+  return [
+    "default-src 'none'",
+    `script-src ${origin}`,
+    `frame-src ${origin}`,
+    "style-src 'unsafe-inline'",
+    "img-src 'self' data:",
+    "form-action 'self'",
+    "base-uri 'none'",
+    "frame-ancestors 'none'",
+  ].join('; ');
 }

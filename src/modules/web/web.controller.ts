@@ -1,12 +1,13 @@
-import { Controller, Get, Header, NotFoundException, Query, Req, Res } from '@nestjs/common';
+import { Controller, Get, Header, NotFoundException, Query, Res } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
-import type { Request, Response } from 'express';
+import type { Response } from 'express';
 import { Public } from '../../common/auth/auth.decorators';
 import { RawResponse } from '../../common/http/response-message.decorator';
 import { SitesService } from '../sites/sites.service';
 import { frameAncestors } from './frame-ancestors';
 import { builtFile, NOT_BUILT, webPaths } from './web-assets';
-import { demoPage } from './demo-page';
+import { demoPage, demoPolicy } from './demo-page';
+import { AppConfig } from '../../config/app-config';
 
 /**
  * The widget's browser entry points: the loader a host page includes, the chat frame (its
@@ -18,7 +19,10 @@ import { demoPage } from './demo-page';
 @RawResponse()
 @Controller()
 export class WebController {
-  constructor(private readonly sites: SitesService) {}
+  constructor(
+    private readonly sites: SitesService,
+    private readonly config: AppConfig,
+  ) {}
 
   @Get('widget.js')
   @Header('Content-Type', 'text/javascript; charset=utf-8')
@@ -60,11 +64,17 @@ export class WebController {
     response.type('html').send(html);
   }
 
+  /**
+   * The loader's address comes from PUBLIC_URL, never from the request's `Host` header (which
+   * whoever sends the request chooses); the page may run only that loader and frame its chat.
+   */
   @Get('demo')
   @Header('Content-Type', 'text/html; charset=utf-8')
   @Header('Cache-Control', 'no-store')
-  demo(@Query('widget_key') widgetKey: unknown, @Req() request: Request): string {
-    const origin = `${request.protocol}://${request.get('host') ?? 'localhost'}`;
-    return demoPage(origin, typeof widgetKey === 'string' ? widgetKey : undefined);
+  @Header('X-Content-Type-Options', 'nosniff')
+  demo(@Query('widget_key') widgetKey: unknown, @Res() response: Response): void {
+    const origin = new URL(this.config.publicUrl).origin;
+    response.setHeader('Content-Security-Policy', demoPolicy(origin));
+    response.send(demoPage(origin, typeof widgetKey === 'string' ? widgetKey : undefined));
   }
 }
