@@ -215,6 +215,21 @@ export class Environment {
   @Min(1)
   TRUSTED_LOGIN_LIMIT_PER_MINUTE = 300;
 
+  /**
+   * Failed agent logins of one client at one address (and of one address, against clients that
+   * failed at it) before each further attempt waits, 2 s doubling per failure (up to 15 min).
+   */
+  @Transform(toInteger)
+  @IsInt()
+  @Min(1)
+  LOGIN_FREE_FAILURES = 3;
+
+  /** Failed agent logins from one client address over all addresses before it waits likewise. */
+  @Transform(toInteger)
+  @IsInt()
+  @Min(1)
+  LOGIN_FREE_FAILURES_PER_CLIENT = 10;
+
   /** Login-code mails per recipient per hour; a site may send 50 times as many. */
   @Transform(toInteger)
   @IsInt()
@@ -243,6 +258,51 @@ export class Environment {
   @IsInt()
   @Min(1)
   BOOKINGS_PER_VISITOR_MAX = 3;
+
+  /** Widget bookings from one client address per site per hour (429 past it). */
+  @Transform(toInteger)
+  @IsInt()
+  @Min(1)
+  BOOKINGS_PER_ADDRESS_PER_HOUR = 5;
+
+  /** Widget bookings one site takes per hour from all visitors (429 past it). */
+  @Transform(toInteger)
+  @IsInt()
+  @Min(1)
+  BOOKINGS_PER_SITE_PER_HOUR = 60;
+
+  /**
+   * Upcoming appointments visitors booked on one site that no agent has handled yet (429 past it):
+   * what anonymous visitors can hold at once, however many addresses they use.
+   */
+  @Transform(toInteger)
+  @IsInt()
+  @Min(1)
+  BOOKINGS_UNHANDLED_PER_SITE_MAX = 200;
+
+  /** Uploads one visitor may hold unsent (429 past it). */
+  @Transform(toInteger)
+  @IsInt()
+  @Min(1)
+  VISITOR_UNSENT_UPLOADS_MAX = 10;
+
+  /** Megabytes one visitor may upload per hour (429 past it). */
+  @Transform(toInteger)
+  @IsInt()
+  @Min(1)
+  VISITOR_UPLOAD_MB_PER_HOUR = 25;
+
+  /** Megabytes visitors may upload from one client address per hour (429 past it). */
+  @Transform(toInteger)
+  @IsInt()
+  @Min(1)
+  ADDRESS_UPLOAD_MB_PER_HOUR = 50;
+
+  /** Attachment storage per organization in megabytes (413 past it). */
+  @Transform(toInteger)
+  @IsInt()
+  @Min(1)
+  STORAGE_QUOTA_MB_PER_ORG = 1024;
 
   /** Largest accepted JSON request body. */
   @Transform(emptyToUndefined)

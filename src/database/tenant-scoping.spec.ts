@@ -47,6 +47,11 @@ const EXEMPT: { file: string; table: string; reason: string }[] = [
     reason: "the signed-in user's own row (last seen), by the id its session names",
   },
   {
+    file: 'modules/auth/login-failures.repository.ts',
+    table: 'login_failures',
+    reason: 'failed logins by address and client address, before any organization is known',
+  },
+  {
     file: 'modules/idempotency/idempotency.repository.ts',
     table: 'idempotency_keys',
     reason: 'keyed by the API key, a credential of one organization',
@@ -70,6 +75,8 @@ const UNSCOPED_METHODS: Record<string, string> = {
   'sessions.repository.ts touch': 'the session just found',
   'sessions.repository.ts delete': "the signed-in user's own session",
   'sessions.repository.ts deleteAll': "the signed-in user's own sessions",
+  'login-failures.repository.ts recent': 'failed logins by address, before any organization',
+  'login-failures.repository.ts record': 'failed logins by address, before any organization',
   'idempotency.repository.ts claim': 'keyed by the API key, a credential of one organization',
   'idempotency.repository.ts complete': 'keyed by the API key',
   'idempotency.repository.ts release': 'keyed by the API key',

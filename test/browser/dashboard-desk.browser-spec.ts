@@ -46,7 +46,8 @@ describeIfBrowser('the agent dashboard: inbox and tickets', () => {
     (
       await request(app.url)
         .post('/api/widget/messages')
-        .send({ widget_key: widgetKey, visitor_uid: session.visitor_uid, body })
+        .set('Authorization', `Bearer ${session.session_token}`)
+        .send({ body })
         .expect(201)
     ).body as { id: number };
 
@@ -191,7 +192,8 @@ describeIfBrowser('the agent dashboard: inbox and tickets', () => {
     await reply.press('Enter');
     await widget.next('message.created', (m: { body?: string }) => m.body === 'Anything else?');
     const seenByVisitor = await request(app.url)
-      .get(`/api/widget/messages?widget_key=${widgetKey}&visitor_uid=${session.visitor_uid}`)
+      .get('/api/widget/messages')
+      .set('Authorization', `Bearer ${session.session_token}`)
       .expect(200);
     const bodies = (seenByVisitor.body as { data: { body: string }[] }).data.map((m) => m.body);
     expect(bodies).toContain('Anything else?');

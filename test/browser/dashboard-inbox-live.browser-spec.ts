@@ -73,11 +73,12 @@ describeIfBrowser('the agent dashboard: history, notifications and keyboard', ()
         .post('/api/widget/init')
         .send({ widget_key: owner.site.widget_key, visitor_name: name })
         .expect(200)
-    ).body as { visitor_uid: string; conversation_id: number };
+    ).body as { session_token: string; conversation_id: number };
     const says = async (text: string) =>
       request(app.url)
         .post('/api/widget/messages')
-        .send({ widget_key: owner.site.widget_key, visitor_uid: session.visitor_uid, body: text })
+        .set('Authorization', `Bearer ${session.session_token}`)
+        .send({ body: text })
         .expect(201);
     await says(body);
     return { id: session.conversation_id, says };

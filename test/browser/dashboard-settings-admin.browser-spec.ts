@@ -305,6 +305,21 @@ describeIfBrowser('dashboard settings', () => {
     const checked = result.getByRole('list', { name: 'Tables and columns checked' });
     expect(await checked.textContent()).toContain('customers: id, email, name');
     await expectAccessible();
+
+    // A mailed code is asked by default (issue 25); turning it off says what that means.
+    const requireCode = page.getByRole('switch', {
+      name: 'Require a mailed code before showing records',
+    });
+    expect(await requireCode.isChecked()).toBe(true);
+    const warning = page
+      .getByRole('alert')
+      .filter({ hasText: "Anyone who knows a customer's email address can log in as them" });
+    expect(await warning.count()).toBe(0);
+    await requireCode.uncheck();
+    await warning.waitFor();
+    await expectAccessible();
+    await requireCode.check();
+    await warning.waitFor({ state: 'detached' });
   });
 
   it('changes the appointment settings and confirms a booked appointment', async () => {

@@ -34,18 +34,13 @@ describeIfBrowser('dashboard reports', () => {
       .post('/api/widget/init')
       .send({ widget_key: owner.site.widget_key })
       .expect(200);
+    const sessionToken = session.body.session_token as string;
     await request(app.url)
       .post('/api/widget/messages')
-      .send({
-        widget_key: owner.site.widget_key,
-        visitor_uid: session.body.visitor_uid,
-        body: 'Hi',
-      })
+      .set(auth(sessionToken))
+      .send({ body: 'Hi' })
       .expect(201);
-    return {
-      id: session.body.conversation_id as number,
-      visitorUid: session.body.visitor_uid as string,
-    };
+    return { id: session.body.conversation_id as number, sessionToken };
   };
 
   const answer = async (chat: { id: number }, agent: { token: string }) => {
@@ -60,10 +55,11 @@ describeIfBrowser('dashboard reports', () => {
       .expect(200);
   };
 
-  const review = (chat: { visitorUid: string }, rating: number) =>
+  const review = (chat: { sessionToken: string }, rating: number) =>
     request(app.url)
       .post('/api/widget/reviews')
-      .send({ widget_key: owner.site.widget_key, visitor_uid: chat.visitorUid, rating })
+      .set(auth(chat.sessionToken))
+      .send({ rating })
       .expect(201);
 
   /** The API's own figures for the range the page opens on (the last 30 days). */

@@ -55,6 +55,8 @@ describeIfBrowser('the widget menu: account login, record search, lookup tables,
       DATABASE_URL: databaseUrl,
       SMTP_URL: smtp.url,
       MAIL_FROM: 'shop@example.test',
+      // One upcoming visitor booking per site until an agent handles it (issue 25).
+      BOOKINGS_UNHANDLED_PER_SITE_MAX: '1',
     });
     db = pool(databaseUrl);
     service = `http://127.0.0.1:${app.port}`;
@@ -95,6 +97,22 @@ describeIfBrowser('the widget menu: account login, record search, lookup tables,
       .getByRole('navigation', { name: 'More options' })
       .getByRole('button', { name: item })
       .click();
+  };
+
+  /** Picks the first day of `days` with a free slot (weekends and past hours have none). */
+  const checkFirstFreeSlot = async (frame: FrameLocator, days: string[]) => {
+    const day = frame.getByRole('combobox', { name: 'Day' });
+    const slots = frame.getByRole('group', { name: /Available times/ });
+    for (const value of days) {
+      await day.selectOption(value);
+      await slots
+        .getByRole('radio')
+        .first()
+        .or(slots.getByText('No free times on this day.'))
+        .waitFor();
+      if ((await slots.getByRole('radio').count()) > 0) break;
+    }
+    await slots.getByRole('radio').first().check();
   };
 
   it('logs in with the mailed code, searches records, pages a keyword reply table and runs a row action, logs out', async () => {
@@ -173,18 +191,7 @@ describeIfBrowser('the widget menu: account login, record search, lookup tables,
           options.map((option) => (option as unknown as { value: string }).value),
         );
       expect(days).toHaveLength(6);
-      // The first day with a free slot (weekends and today's past hours have none).
-      const slots = frame.getByRole('group', { name: /Available times/ });
-      for (const value of days) {
-        await day.selectOption(value);
-        await slots
-          .getByRole('radio')
-          .first()
-          .or(slots.getByText('No free times on this day.'))
-          .waitFor();
-        if ((await slots.getByRole('radio').count()) > 0) break;
-      }
-      await slots.getByRole('radio').first().check();
+      await checkFirstFreeSlot(frame, days);
       await frame.getByRole('textbox', { name: 'Name' }).fill('Grace Hopper');
       await frame.getByRole('textbox', { name: 'Email' }).fill('grace@example.test');
       await frame.getByRole('button', { name: 'Book' }).click();
@@ -204,6 +211,37 @@ describeIfBrowser('the widget menu: account login, record search, lookup tables,
       expect(await confirmed.textContent()).toMatch(/\(UTC\)/);
     } finally {
       await widget.close();
+    }
+  });
+
+  it('says in a sentence when the site takes no more bookings for now (429)', async () => {
+    const org = await registerOrganization(app.url, 'Busy clinic');
+    for (const attempt of ['first', 'second']) {
+      const widget = await openWidget(org);
+      const { frame } = widget;
+      try {
+        await openMenu(frame, 'Book a time');
+        const day = frame.getByRole('combobox', { name: 'Day' });
+        await day.getByRole('option').nth(3).waitFor({ state: 'attached' });
+        const days = await day
+          .locator('option')
+          .evaluateAll((options) =>
+            options.map((option) => (option as unknown as { value: string }).value),
+          );
+        await checkFirstFreeSlot(frame, days);
+        await frame.getByRole('textbox', { name: 'Name' }).fill('Mallory');
+        await frame.getByRole('button', { name: 'Book' }).click();
+        if (attempt === 'first') {
+          await frame.getByRole('status').filter({ hasText: 'Booked:' }).waitFor();
+        } else {
+          await frame
+            .getByText('Too many bookings have been made from here just now.', { exact: false })
+            .waitFor();
+          expect(await frame.getByText('Too Many Attempts.').count()).toBe(0);
+        }
+      } finally {
+        await widget.close();
+      }
     }
   });
 });

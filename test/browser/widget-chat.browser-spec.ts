@@ -110,7 +110,7 @@ describeIfBrowser('the chat widget on a host page of another origin', () => {
       .expect(201);
   }
 
-  it('keeps queued API calls, hands ready the visitor_uid only, opens and closes by the API and the launcher', async () => {
+  it('keeps queued API calls, hands ready the visitor_id only, opens and closes by the API and the launcher, and shutdown ends the session on the server', async () => {
     const org = await registerOrganization(app.url);
     const host = await openHost(org, `${STUB}<script>SupportChat('open')</script>`);
     try {
@@ -124,8 +124,10 @@ describeIfBrowser('the chat widget on a host page of another origin', () => {
         );
         return events.find(([name]) => name === 'ready');
       });
-      expect(Object.keys(ready[1] as object)).toEqual(['visitor_uid']);
-      expect((ready[1] as { visitor_uid: string }).visitor_uid).toMatch(/^[0-9a-f-]{36}$/);
+      // The visitor's id, never its UID (a login on the spec's widget routes) nor its token.
+      expect(Object.keys(ready[1] as object)).toEqual(['visitor_id']);
+      const visitorId = (ready[1] as { visitor_id: number }).visitor_id;
+      expect(visitorId).toBeGreaterThan(0);
 
       await page.evaluate(() =>
         (globalThis as unknown as { SupportChat: (c: string) => void }).SupportChat('close'),
@@ -147,20 +149,32 @@ describeIfBrowser('the chat widget on a host page of another origin', () => {
         'close',
       ]);
 
-      // identify names the same visitor (the uid `ready` gave).
+      // identify names the same visitor (the id `ready` gave).
       await page.evaluate(() =>
         (globalThis as unknown as { SupportChat: (c: string, who: object) => void }).SupportChat(
           'identify',
           { name: 'Grace Hopper', email: 'grace@example.test' },
         ),
       );
-      const uid = (ready[1] as { visitor_uid: string }).visitor_uid;
       await eventually(async () => {
-        const { rows } = await db.query('SELECT name, email FROM visitors WHERE visitor_uid = $1', [
-          uid,
+        const { rows } = await db.query('SELECT name, email FROM visitors WHERE id = $1', [
+          visitorId,
         ]);
         return rows[0]?.name === 'Grace Hopper' && rows[0]?.email === 'grace@example.test';
       });
+      // What is kept is the signed session token (this browser refuses the frame its storage,
+      // so the host page keeps the copy), never the UID.
+      const kept = await page.evaluate(
+        (key) =>
+          (
+            globalThis as unknown as { localStorage: { getItem(k: string): string | null } }
+          ).localStorage.getItem(`support-chat:${key}`),
+        org.site.widget_key,
+      );
+      const copy = JSON.parse(kept ?? '{}') as Record<string, string>;
+      expect(Object.keys(copy)).not.toContain('visitor_uid');
+      const token = copy.session_token;
+      expect(token).toMatch(/^wst_/);
 
       await page.evaluate(() =>
         (globalThis as unknown as { SupportChat: (c: string) => void }).SupportChat('shutdown'),
@@ -169,8 +183,77 @@ describeIfBrowser('the chat widget on a host page of another origin', () => {
         async () => (await page.getByRole('button', { name: 'Open chat' }).count()) === 0,
       );
       expect(await page.locator('iframe').count()).toBe(0);
+      // Shutdown ended the session on the server too: the token the frame held is refused.
+      await request(app.url)
+        .get('/api/widget/messages')
+        .set('Authorization', `Bearer ${token}`)
+        .expect(401);
+      const { rows } = await db.query('SELECT session_ended_at FROM visitors WHERE id = $1', [
+        visitorId,
+      ]);
+      expect(rows[0].session_ended_at).not.toBeNull();
     } finally {
       await host.close();
+    }
+  });
+
+  it("never takes a visitor's identity from the frame's address (a planted link), framed or not", async () => {
+    const org = await registerOrganization(app.url);
+    // The attacker's own visitor, whose messages the attacker can read.
+    const attacker = (
+      await request(app.url)
+        .post('/api/widget/init')
+        .send({ widget_key: org.site.widget_key })
+        .expect(200)
+    ).body as { visitor_uid: string; visitor_id: number; session_token: string };
+    const planted = encodeURIComponent(
+      JSON.stringify({
+        visitor_uid: attacker.visitor_uid,
+        session_token: attacker.session_token,
+      }),
+    );
+    // Opened on its own by a link, and framed by a page that plants it in the frame's address.
+    const link = `${service}/widget/frame.html?widget_key=${org.site.widget_key}#${planted}`;
+    const alone = await browser.newPage();
+    const framer = await startHostSite({
+      '/': `<!doctype html><html lang="en"><title>Framer</title><body><script>
+const f = document.createElement('iframe');
+f.title = 'Chat';
+f.src = '${service}/widget/frame.html?widget_key=${org.site.widget_key}&origin=' +
+  encodeURIComponent(location.origin) + '#${planted}';
+f.onload = () => setTimeout(() => f.contentWindow.postMessage({ type: 'open' }, '${service}'), 500);
+document.body.appendChild(f);
+</script></body></html>`,
+    });
+    const framed = await browser.newPage();
+    try {
+      await alone.goto(link);
+      await alone.getByRole('textbox', { name: 'Message' }).fill('My card number is 4242');
+      await alone.getByRole('textbox', { name: 'Message' }).press('Enter');
+      await framed.goto(framer.url);
+      const frame = framed.frameLocator('iframe[title="Chat"]');
+      await frame.getByRole('textbox', { name: 'Message' }).fill('Framed secret');
+      await frame.getByRole('textbox', { name: 'Message' }).press('Enter');
+      // Both messages reach the service, from visitors of their own.
+      await eventually(async () => {
+        const { rows } = await db.query(
+          `SELECT m.body, c.visitor_id FROM messages m JOIN conversations c ON c.id = m.conversation_id
+           WHERE c.organization_id = $1 AND m.sender_type = 'visitor'`,
+          [org.organization.id],
+        );
+        return (
+          rows.length === 2 && rows.every((row) => Number(row.visitor_id) !== attacker.visitor_id)
+        );
+      });
+      const seen = await request(app.url)
+        .get('/api/widget/messages')
+        .set('Authorization', `Bearer ${attacker.session_token}`)
+        .expect(200);
+      expect(seen.body.data).toEqual([]);
+    } finally {
+      await alone.close();
+      await framed.close();
+      await framer.close();
     }
   });
 

@@ -20,6 +20,7 @@ import {
 import { codeOf, type SmtpCapture, startSmtp } from '../utils/smtp';
 
 interface Session extends WidgetSession {
+  visitor_id: number;
   visitor_profile: { name: string; email: string; account_login: Record<string, unknown> };
 }
 
@@ -500,6 +501,27 @@ describe('visitor account login', () => {
         { ...body, visitor_uid: other.visitor_uid },
         { Authorization: `Bearer ${secret}` },
       ).expect(200);
+      // By the visitor id the widget's `ready` event gives the host page (issue 25), of this
+      // site only; neither id nor UID is a 422 naming visitor_uid.
+      const { visitor_uid: _uid, ...withoutUid } = body;
+      const byId = await trusted(
+        { ...withoutUid, visitor_id: (await init()).visitor_id },
+        { Authorization: `Bearer ${secret}` },
+      ).expect(200);
+      expect(byId.body.visitor_profile.account_login).toMatchObject({ logged_in: true });
+      const foreign = await registerOrganization(app.url, 'Foreign');
+      const foreignVisitor = (
+        await request(app.url)
+          .post('/api/widget/init')
+          .send({ widget_key: foreign.site.widget_key })
+          .expect(200)
+      ).body as { visitor_id: number };
+      await trusted(
+        { ...withoutUid, visitor_id: foreignVisitor.visitor_id },
+        { Authorization: `Bearer ${secret}` },
+      ).expect(404);
+      const neither = await trusted(withoutUid, { Authorization: `Bearer ${secret}` }).expect(422);
+      expect(Object.keys(neither.body.errors)).toEqual(['visitor_uid']);
       const unknown = await trusted(
         { ...body, email: 'nobody@example.test' },
         { Authorization: `Bearer ${secret}` },

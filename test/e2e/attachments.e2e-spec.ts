@@ -84,7 +84,7 @@ describe('attachments: upload, send, download', () => {
   });
 
   // First in the file: the app purges on its first upload, then at most every ten minutes.
-  it('an upload forgets uploads left unsent for a day', async () => {
+  it('an upload forgets uploads left unsent for an hour', async () => {
     const insert = (age: string) =>
       db.query<{ id: string }>(
         `INSERT INTO attachments (organization_id, token, uploader_type, uploader_id, file_name,
@@ -100,8 +100,8 @@ describe('attachments: upload, send, download', () => {
           age,
         ],
       );
-    const stale = (await insert('25 hours')).rows[0].id;
-    const recent = (await insert('23 hours')).rows[0].id;
+    const stale = (await insert('61 minutes')).rows[0].id;
+    const recent = (await insert('50 minutes')).rows[0].id;
     await upload('/api/agent/attachments', org.token, PNG, 'new.png', 'image/png').expect(201);
     await eventually(async () => {
       const { rows } = await db.query(`SELECT 1 FROM attachments WHERE id = $1`, [stale]);
@@ -441,17 +441,16 @@ describe('attachments: upload, send, download', () => {
       .expect(422);
     expect(wrongField.body.errors).toHaveProperty('file');
 
-    // Without a session token the widget names itself in the query string.
-    const byKey = await request(app.url)
+    // Only the session token uploads: a visitor's key and UID are no login (issue 25).
+    await request(app.url)
       .post('/api/widget/attachments')
       .query({ widget_key: org.site.widget_key, visitor_uid: visitor.visitor_uid })
       .attach('file', PNG, { filename: 'a.png', contentType: 'image/png' })
-      .expect(201);
-    expect(byKey.body.data.content_type).toBe('image/png');
+      .expect(401);
     await request(app.url)
       .post('/api/widget/attachments')
       .attach('file', PNG, { filename: 'a.png', contentType: 'image/png' })
-      .expect(422);
+      .expect(401);
 
     const missing = await request(app.url)
       .get(`/api/attachments/att_${'x'.repeat(40)}`)

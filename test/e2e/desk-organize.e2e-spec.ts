@@ -248,16 +248,8 @@ describe('agent API: canned responses, labels, inbox views and search', () => {
     const older = await startChat(org.site, 'dora', 'first');
     await request(app.url)
       .post('/api/widget/messages')
-      .send({
-        widget_key: org.site.widget_key,
-        visitor_uid: (
-          await db.query<{ visitor_uid: string }>(
-            'SELECT visitor_uid FROM visitors WHERE id = $1',
-            [chat.visitorId],
-          )
-        ).rows[0].visitor_uid,
-        body: 'four',
-      })
+      .set('Authorization', `Bearer ${chat.sessionToken}`)
+      .send({ body: 'four' })
       .expect(201);
     const newest = await as(agent.token).get('/api/agent/conversations').expect(200);
     expect(newest.body.data[0].id).toBe(older.id);

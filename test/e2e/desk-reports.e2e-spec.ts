@@ -26,6 +26,7 @@ function percentile(values: number[], fraction: number): number | null {
 interface Chat {
   id: number;
   visitorUid: string;
+  sessionToken: string;
   visitorId: number;
   site: Registered['site'];
   startedAt: number;
@@ -63,6 +64,7 @@ describe('agent API: reports and the visitor panel', () => {
       id: started.id,
       visitorUid: started.visitorUid,
       visitorId: started.visitorId,
+      sessionToken: started.sessionToken,
       site,
       startedAt: Date.parse(conversation.body.data.started_at as string),
     };
@@ -91,7 +93,8 @@ describe('agent API: reports and the visitor panel', () => {
   const review = async (chat: Chat, rating: number) => {
     await request(app.url)
       .post('/api/widget/reviews')
-      .send({ widget_key: chat.site.widget_key, visitor_uid: chat.visitorUid, rating })
+      .set(auth(chat.sessionToken))
+      .send({ rating })
       .expect(201);
     chat.rating = rating;
   };
@@ -352,7 +355,6 @@ describe('agent API: reports and the visitor panel', () => {
     expect(panel.body.data).toMatchObject({
       id: chat.visitorId,
       site_id: org.site.id,
-      visitor_uid: chat.visitorUid,
       name: 'Vera',
       email: 'vera@example.com',
       current_page: { url: 'https://shop.example.com/cart', title: 'Your cart' },

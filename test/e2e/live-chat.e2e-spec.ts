@@ -115,11 +115,8 @@ describe('live chat: widget, inbox and real time', () => {
     // The visitor writes; the agent sees it live.
     const sent = await request(app.url)
       .post('/api/widget/messages')
-      .send({
-        widget_key: org.site.widget_key,
-        visitor_uid: session.visitor_uid,
-        body: 'Where is my order?',
-      })
+      .set('Authorization', `Bearer ${session.session_token}`)
+      .send({ body: 'Where is my order?' })
       .expect(201);
     expect(sent.body).toMatchObject({
       message: 'Message sent.',
@@ -374,11 +371,16 @@ describe('live chat: widget, inbox and real time', () => {
       .set(bearer)
       .expect(200);
     expect(overHttp.body.data.map((m: { id: number }) => m.id)).toEqual(replies);
-    const withKey = await request(app.url)
+    const fromStart = await request(app.url).get('/api/widget/messages').set(bearer).expect(200);
+    expect(fromStart.body.data.map((m: { id: number }) => m.id)).toEqual([
+      first.body.id,
+      ...replies,
+    ]);
+    // The visitor's UID is no login for the messages (issue 25): only the session token is.
+    await request(app.url)
       .get('/api/widget/messages')
       .query({ widget_key: org.site.widget_key, visitor_uid: session.visitor_uid })
-      .expect(200);
-    expect(withKey.body.data.map((m: { id: number }) => m.id)).toEqual([first.body.id, ...replies]);
+      .expect(401);
 
     // The inbox catches up the same way, over one conversation or all of them.
     const inbox = await open('/agent', org.token);
@@ -495,11 +497,11 @@ describe('live chat: widget, inbox and real time', () => {
       otherInbox.ask('typing', { conversation_id: id, is_typing: true }),
     ).resolves.toMatchObject({ status: false, error_code: 'not_found' });
 
-    // A visitor of one site cannot use another site's key, nor a forged token.
+    // A visitor's key and UID are no login for messages, nor is a forged token.
     await request(app.url)
       .post('/api/widget/messages')
       .send({ widget_key: other.site.widget_key, visitor_uid: session.visitor_uid, body: 'x' })
-      .expect(404);
+      .expect(401);
     await request(app.url)
       .post('/api/widget/messages')
       .set('Authorization', `Bearer ${session.session_token.slice(0, -2)}xx`)
@@ -507,9 +509,8 @@ describe('live chat: widget, inbox and real time', () => {
       .expect(401);
     await request(app.url)
       .post('/api/widget/messages')
-      .send({ widget_key: org.site.widget_key, body: 'x' })
-      .expect(422)
-      .expect((r) => expect(r.body.errors.visitor_uid).toBeDefined());
+      .send({ widget_key: org.site.widget_key, visitor_uid: session.visitor_uid, body: 'x' })
+      .expect(401);
     await expect(connect(direct, '/widget', 'wst_forged.token')).rejects.toThrow(
       'Unauthenticated.',
     );

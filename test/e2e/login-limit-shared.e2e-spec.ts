@@ -18,7 +18,13 @@ describe.each(modes)(
       databaseUrl = await createTestDatabase();
       if (useRedis) redis = await startRedis();
       // The tests name their client address in X-Forwarded-For; the proxy in front is loopback.
-      const env = { DATABASE_URL: databaseUrl, REDIS_URL: redis?.url, TRUST_PROXY: 'loopback' };
+      const env = {
+        DATABASE_URL: databaseUrl,
+        REDIS_URL: redis?.url,
+        TRUST_PROXY: 'loopback',
+        LOGIN_FREE_FAILURES: '3',
+        LOGIN_FREE_FAILURES_PER_CLIENT: '10',
+      };
       apps = await Promise.all([startApp(env), startApp(env)]);
     });
 
@@ -28,30 +34,59 @@ describe.each(modes)(
       await dropTestDatabase(databaseUrl);
     });
 
-    it('refuses the sixth attempt for one email even when the attempts go to two instances', async () => {
+    const login = (app: AppProcess, address: string, email: string, password: string) =>
+      request(app.url)
+        .post('/api/agent/auth/login')
+        .set('X-Forwarded-For', address)
+        .send({ email, password });
+
+    it('counts failures, not attempts, across instances: a failing client waits, a clean one logs in', async () => {
       const org = await registerOrganization(apps[0].url);
-      const statuses: number[] = [];
-      for (let i = 0; i < 6; i += 1) {
-        const res = await request(apps[i % 2].url)
-          .post('/api/agent/auth/login')
-          .send({ email: org.user.email, password: 'wrong password' });
-        statuses.push(res.status);
+      // Logging in successfully costs nothing, however often.
+      for (let i = 0; i < 8; i += 1) {
+        await login(apps[i % 2], '203.0.113.1', org.user.email, org.password).expect(200);
       }
-      expect(statuses).toEqual([401, 401, 401, 401, 401, 429]);
+      const statuses: number[] = [];
+      for (let i = 0; i < 4; i += 1) {
+        statuses.push((await login(apps[i % 2], '203.0.113.2', org.user.email, 'wrong')).status);
+      }
+      expect(statuses).toEqual([401, 401, 401, 429]);
+      await login(apps[0], '203.0.113.2', org.user.email, org.password).expect(429);
+      // While the address is hammered from there, the owner's own client address still gets in.
+      await login(apps[1], '203.0.113.3', org.user.email, org.password).expect(200);
+      // Once that client fails too, the address's failures make it wait.
+      await login(apps[0], '203.0.113.3', org.user.email, 'wrong').expect(401);
+      const waiting = await login(apps[1], '203.0.113.3', org.user.email, org.password).expect(429);
+      expect(Number(waiting.headers['retry-after'])).toBeGreaterThan(0);
     });
 
-    it('limits attempts per client address across many emails', async () => {
+    it('makes the wait grow with each failure instead of locking the account', async () => {
+      const org = await registerOrganization(apps[0].url);
+      const address = '203.0.113.4';
+      for (let i = 0; i < 3; i += 1) {
+        await login(apps[i % 2], address, org.user.email, 'wrong').expect(401);
+      }
+      const first = await login(apps[0], address, org.user.email, 'wrong').expect(429);
+      const firstWait = Number(first.headers['retry-after']);
+      expect(firstWait).toBe(2);
+      await new Promise((resolve) => setTimeout(resolve, firstWait * 1000 + 100));
+      await login(apps[1], address, org.user.email, 'wrong').expect(401);
+      const second = await login(apps[0], address, org.user.email, 'wrong').expect(429);
+      const secondWait = Number(second.headers['retry-after']);
+      expect(secondWait).toBe(4);
+      await new Promise((resolve) => setTimeout(resolve, secondWait * 1000 + 100));
+      // Not locked: after the wait, the right password logs in.
+      await login(apps[1], address, org.user.email, org.password).expect(200);
+    });
+
+    it('makes a client address spraying many addresses wait', async () => {
       const statuses: number[] = [];
-      for (let i = 0; i < 22; i += 1) {
-        const res = await request(apps[i % 2].url)
-          .post('/api/agent/auth/login')
-          .set('X-Forwarded-For', '203.0.113.9')
-          .send({ email: `nobody-${i}@example.test`, password: 'whatever1' });
+      for (let i = 0; i < 11; i += 1) {
+        const res = await login(apps[i % 2], '203.0.113.9', `nobody-${i}@example.test`, 'x1');
         statuses.push(res.status);
       }
-      // 20 per minute per client address (from X-Forwarded-For: the request comes through a
-      // trusted loopback proxy), while each email alone stays under its own limit.
-      expect(statuses).toEqual([...Array<number>(20).fill(401), 429, 429]);
+      // Each address failed once; the client address ten times (an office's allowance).
+      expect(statuses).toEqual([...Array<number>(10).fill(401), 429]);
     });
   },
 );

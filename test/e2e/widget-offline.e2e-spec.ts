@@ -125,12 +125,8 @@ describe('widget: offline mode, look and unread count', () => {
       expect(Object.keys(noEmail.body.errors)).toEqual(['email']);
       const badEmail = await request(app.url)
         .post('/api/widget/offline-messages')
-        .send({
-          widget_key: org.site.widget_key,
-          visitor_uid: session.visitor_uid,
-          email: 'not an email',
-          message: '',
-        })
+        .set(bearer(session.session_token))
+        .send({ email: 'not an email', message: '' })
         .expect(422);
       expect(Object.keys(badEmail.body.errors).sort()).toEqual(['email', 'message']);
 
@@ -243,9 +239,8 @@ describe('widget: offline mode, look and unread count', () => {
       const agentRead = await open('/agent', org.token);
       await request(app.url)
         .post('/api/widget/read')
+        .set(bearer(session.session_token))
         .send({
-          widget_key: org.site.widget_key,
-          visitor_uid: session.visitor_uid,
           conversation_id: session.conversation_id,
           message_id: replies[1],
         })

@@ -426,8 +426,8 @@ describe('widget API', () => {
       const missing = await request(app.url).post('/api/widget/init').send({}).expect(422);
       expect(Object.keys(missing.body.errors)).toEqual(['widget_key']);
       const noKey = await request(app.url)
-        .post('/api/widget/messages')
-        .send({ body: 'Hi' })
+        .post('/api/widget/profile')
+        .send({ name: 'Hi' })
         .expect(422);
       expect(Object.keys(noKey.body.errors)).toEqual(['widget_key']);
       await request(app.url)
@@ -437,7 +437,7 @@ describe('widget API', () => {
       await request(app.url)
         .post('/api/widget/tickets')
         .send({ widget_key: 'wk_unknown', visitor_uid: '00000000-0000-4000-8000-000000000000' })
-        .expect(404);
+        .expect(401);
 
       const closing = await registerOrganization(app.url, 'Closing');
       const session = await init({}, closing.site);
@@ -726,13 +726,21 @@ describe('widget API', () => {
       });
     });
 
-    it('takes name and email from the body, with widget_key and visitor_uid too', async () => {
+    it('takes name and email from the body, by the session token only', async () => {
       const session = await init({ visitor_name: 'Vera' });
-      const res = await request(app.url)
+      await request(app.url)
         .post('/api/widget/tickets')
         .send({
           widget_key: org.site.widget_key,
           visitor_uid: session.visitor_uid,
+          subject: 'Refund',
+          description: 'Please refund order 17.',
+        })
+        .expect(401);
+      const res = await request(app.url)
+        .post('/api/widget/tickets')
+        .set(bearer(session))
+        .send({
           subject: 'Refund',
           description: 'Please refund order 17.',
           name: 'Vera V.',

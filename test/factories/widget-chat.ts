@@ -4,6 +4,8 @@ export interface WidgetChat {
   id: number;
   visitorUid: string;
   visitorId: number;
+  /** The visitor's session token, for the widget routes that take only it. */
+  sessionToken: string;
   messageIds: number[];
 }
 
@@ -25,7 +27,8 @@ export async function startWidgetChat(
   for (const body of bodies) {
     const sent = await request(baseUrl)
       .post('/api/widget/messages')
-      .send({ widget_key: site.widget_key, visitor_uid: session.body.visitor_uid, body })
+      .set('Authorization', `Bearer ${session.body.session_token as string}`)
+      .send({ body })
       .expect(201);
     messageIds.push(sent.body.id as number);
   }
@@ -33,6 +36,7 @@ export async function startWidgetChat(
     id: session.body.conversation_id as number,
     visitorUid: session.body.visitor_uid as string,
     visitorId: session.body.visitor_id as number,
+    sessionToken: session.body.session_token as string,
     messageIds,
   };
 }

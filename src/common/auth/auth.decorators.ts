@@ -64,6 +64,18 @@ export const Widget = ({ visitor = false }: { visitor?: boolean } = {}) =>
     ApiErrors(...(visitor ? [401, 402, 403, 404, 429] : [402, 403, 404, 429])),
   );
 
+/**
+ * A widget route acting for a visitor by the session token alone (`Authorization: Bearer`): the
+ * routes added beside the spec's (DESIGN section 7), so a leaked `visitor_uid` is no login there.
+ * No token is a 401; otherwise as `@Widget({ visitor: true })`.
+ */
+export const WidgetSession = () =>
+  applyDecorators(
+    declare({ kind: 'widget', visitor: true, sessionOnly: true }),
+    ApiBearerAuth('widget_session'),
+    ApiErrors(401, 402, 403, 404, 429),
+  );
+
 export const CurrentWidget = createParamDecorator(
   (_: unknown, context: ExecutionContext): WidgetPrincipal =>
     context.switchToHttp().getRequest<AuthenticatedRequest>().widget as WidgetPrincipal,

@@ -12,6 +12,7 @@ import {
   Max,
   MaxLength,
   Min,
+  ValidateIf,
   ValidateNested,
 } from 'class-validator';
 import { EnvelopeDto } from '../../common/openapi/envelope.dto';
@@ -158,7 +159,25 @@ export class TrustedLoginDto {
   @MaxLength(64)
   widget_key!: string;
 
-  @ApiProperty({ format: 'uuid' }) @IsString() @IsNotEmpty() @MaxLength(64) visitor_uid!: string;
+  @ApiPropertyOptional({
+    format: 'uuid',
+    description: 'The visitor UID from init; required unless `visitor_id` is given',
+  })
+  @ValidateIf((body: TrustedLoginDto) => body.visitor_id === undefined)
+  @IsString()
+  @IsNotEmpty({ message: 'The visitor_uid field is required.' })
+  @MaxLength(64)
+  visitor_uid?: string;
+
+  @ApiPropertyOptional({
+    description:
+      "The visitor's id, as the widget's `ready` event gives it to the host page (instead of `visitor_uid`)",
+  })
+  @IsOptional()
+  @IsInt()
+  @Min(1)
+  @Max(Number.MAX_SAFE_INTEGER)
+  visitor_id?: number;
 
   @ApiProperty({ example: 'ada@example.com' })
   @IsEmail()

@@ -126,6 +126,22 @@ export class AccountLoginRepository {
     return Number(rows[0].count);
   }
 
+  /** Wrong codes typed for an account in the last day, over all its codes and visitors. */
+  async wrongTriesToday(
+    manager: EntityManager,
+    scope: { organizationId: string; siteId: string },
+    accountKey: string,
+  ): Promise<number> {
+    const rows = await sql<{ tries: string | null }>(
+      manager,
+      `SELECT sum(attempts) AS tries FROM visitor_login_codes
+       WHERE organization_id = $1 AND site_id = $2 AND account_key = $3
+         AND created_at > now() - interval '1 day'`,
+      [scope.organizationId, scope.siteId, accountKey],
+    );
+    return Number(rows[0].tries ?? 0);
+  }
+
   /** Ends every code of the visitor still usable (a new code replaces them; a logout). */
   async burnCodes(
     manager: EntityManager,

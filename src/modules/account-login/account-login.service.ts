@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource } from 'typeorm';
+import { DataSource, type EntityManager } from 'typeorm';
 import type { VisitorPrincipal } from '../../common/auth/auth.types';
 import { AppError } from '../../common/errors/app-error';
 import {
@@ -137,11 +137,14 @@ export class AccountLoginService {
 
   /** `POST /widget/account-logout`: always allowed, so nobody stays stuck logged in. */
   async logout(visitor: VisitorPrincipal) {
-    await this.dataSource.transaction(async (manager) => {
-      await this.repository.deleteLogin(manager, visitor.organizationId, visitor.visitorId);
-      await this.repository.burnCodes(manager, visitor.organizationId, visitor.visitorId);
-    });
+    await this.dataSource.transaction((manager) => this.endLogin(manager, visitor));
     return { success: true, visitor_profile: await this.profile(visitor) };
+  }
+
+  /** Logs the visitor out of the account and burns its codes, in the caller's transaction. */
+  async endLogin(manager: EntityManager, visitor: VisitorPrincipal): Promise<void> {
+    await this.repository.deleteLogin(manager, visitor.organizationId, visitor.visitorId);
+    await this.repository.burnCodes(manager, visitor.organizationId, visitor.visitorId);
   }
 
   /**

@@ -21,6 +21,8 @@ import {
   MAX_WRONG_TRIES,
   newCode,
   newSalt,
+  normalizeIdentifier,
+  WRONG_CODES_PER_ACCOUNT_DAY,
 } from './login-codes';
 import { REPLIES } from './login-replies';
 
@@ -60,12 +62,12 @@ export class LoginCodeService {
     identifier: string,
     account: OwnerAccount | undefined,
   ): Promise<void> {
-    // Per recipient (the identifier typed, so the answer is the same whether or not it names an
-    // account) and per site: OTP_MAIL_LIMIT_PER_HOUR, and 50 times that for the whole site.
+    // Per recipient (the identifier typed, normalized, so the answer is the same whether or not it
+    // names an account) and per site: OTP_MAIL_LIMIT_PER_HOUR, and 50 times that for the site.
     const perHour = this.config.env.OTP_MAIL_LIMIT_PER_HOUR;
     await rateLimited(
       this.limits,
-      `otp-mail:to:${visitor.siteId}:${identifier.trim().toLowerCase()}`,
+      `otp-mail:to:${visitor.siteId}:${normalizeIdentifier(identifier)}`,
       perHour,
       HOUR_MS,
     );
@@ -97,9 +99,13 @@ export class LoginCodeService {
       let mailTo = account?.email ?? null;
       if (account && mailTo) {
         const sent = await this.repository.recentAccountCodes(manager, visitor, account.key);
-        if (sent >= CODES_PER_ACCOUNT_HOUR) {
+        const wrong = await this.repository.wrongTriesToday(manager, visitor, account.key);
+        if (sent >= CODES_PER_ACCOUNT_HOUR || wrong >= WRONG_CODES_PER_ACCOUNT_DAY) {
           this.logger.warn({
-            msg: 'login codes for an account past the hourly limit',
+            msg:
+              sent >= CODES_PER_ACCOUNT_HOUR
+                ? 'login codes for an account past the hourly limit'
+                : 'login codes for an account past the daily wrong-code limit',
             siteId: visitor.siteId,
           });
           mailTo = null;
@@ -150,7 +156,16 @@ export class LoginCodeService {
       if (!code || code.expired || code.account_source !== accountSource(lookup.settings.account)) {
         return { reply: REPLIES.noCode };
       }
-      if (code.account_key === null || !codeMatches(code.code_salt, code.code_hash, otp)) {
+      // An account past its wrong codes for the day logs in with none: the answer is a wrong code's.
+      const blocked =
+        code.account_key !== null &&
+        (await this.repository.wrongTriesToday(manager, visitor, code.account_key)) >=
+          WRONG_CODES_PER_ACCOUNT_DAY;
+      if (
+        code.account_key === null ||
+        blocked ||
+        !codeMatches(code.code_salt, code.code_hash, otp)
+      ) {
         const tries = await this.repository.recordWrongTry(
           manager,
           visitor.organizationId,

@@ -14,6 +14,26 @@ export const CODES_PER_VISITOR_HOUR = 5;
  */
 export const CODES_PER_ACCOUNT_HOUR = 10;
 
+/**
+ * Wrong codes one account takes in a day over all its codes and visitors. Past it, the account's
+ * codes match nothing and no new one is mailed, answered exactly as before (so the cap tells an
+ * attacker nothing): with ten codes an hour and five tries each, guessing was otherwise 1 200
+ * tries a day.
+ */
+export const WRONG_CODES_PER_ACCOUNT_DAY = 20;
+
+/**
+ * An identifier as it is counted: case and spaces do not make a new one, and a phone number is
+ * its digits (and a leading +) whatever punctuation it is typed with.
+ */
+export function normalizeIdentifier(identifier: string): string {
+  const compact = identifier.trim().toLowerCase().replace(/\s+/g, '');
+  if (/^\+?[\d().\-/]+$/.test(compact) && /\d/.test(compact)) {
+    return (compact.startsWith('+') ? '+' : '') + compact.replace(/\D/g, '');
+  }
+  return compact;
+}
+
 /** Six digits, uniformly drawn, leading zeros kept. */
 export const newCode = (): string => String(randomInt(0, 1_000_000)).padStart(6, '0');
 

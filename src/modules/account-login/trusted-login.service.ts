@@ -63,7 +63,7 @@ export class TrustedLoginService {
    */
   async login(
     secret: string | undefined,
-    input: { widget_key: string; visitor_uid: string; email: string },
+    input: { widget_key: string; visitor_uid?: string; visitor_id?: number; email: string },
   ) {
     const site = await this.sites.findActiveByWidgetKey(input.widget_key);
     if (!site) throw AppError.notFound();
@@ -85,7 +85,10 @@ export class TrustedLoginService {
     this.organizations.requireActiveSubscription(await this.organizations.get(organizationId));
     const scope = { organizationId, siteId: site.id };
     const lookup = await this.accountLogin.loginLookup(scope);
-    const visitorId = await this.visitors.idByUid(organizationId, site.id, input.visitor_uid);
+    const visitorId =
+      input.visitor_id !== undefined
+        ? await this.visitors.idOfSite(organizationId, site.id, String(input.visitor_id))
+        : await this.visitors.idByUid(organizationId, site.id, input.visitor_uid ?? '');
     if (!visitorId) throw AppError.notFound();
     const visitor = { ...scope, allowedDomains: site.allowed_domains, visitorId };
 

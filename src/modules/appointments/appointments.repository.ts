@@ -197,6 +197,28 @@ export class AppointmentsRepository {
     return count;
   }
 
+  /**
+   * Upcoming appointments visitors booked on the site that no agent has changed since, with the
+   * site's bookings serialized for the transaction so the cap holds under concurrent bookings.
+   */
+  async lockUnhandledOfSite(
+    manager: EntityManager,
+    organizationId: string,
+    siteId: string,
+    now: Date,
+  ): Promise<number> {
+    await sql(manager, `SELECT pg_advisory_xact_lock(7010, hashint8($1::bigint))`, [siteId]);
+    const [{ count }] = await sql<{ count: number }>(
+      manager,
+      `SELECT count(*)::int AS count FROM appointments
+        WHERE organization_id = $1 AND site_id = $2 AND visitor_id IS NOT NULL
+          AND status IN ('pending', 'confirmed') AND scheduled_at > $3
+          AND updated_at = created_at`,
+      [organizationId, siteId, now],
+    );
+    return count;
+  }
+
   /** Inserts a confirmed appointment; overlapping a live one fails with `isOverlapRefused`. */
   async insert(
     manager: EntityManager,

@@ -1,8 +1,10 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { DateTime } from 'luxon';
 import { DataSource } from 'typeorm';
 import type { VisitorPrincipal, WidgetPrincipal } from '../../common/auth/auth.types';
 import { AppError } from '../../common/errors/app-error';
+import { RATE_LIMIT_STORE, type RateLimitStore } from '../../common/rate-limit/rate-limit.store';
+import { rateLimited, tooManyAttempts } from '../../common/rate-limit/rate-limited';
 import { AppConfig } from '../../config/app-config';
 import { messagePush } from '../conversations/chat-pushes';
 import type { MessageRow } from '../messages/messages.repository';
@@ -23,6 +25,8 @@ import {
   localDate,
   type Slot,
 } from './availability';
+
+const HOUR_MS = 3_600_000;
 
 /** What a visitor books: `scheduledAt` is ISO 8601 with an offset (checked by the DTO). */
 export interface BookingInput {
@@ -50,6 +54,7 @@ export class BookingService {
     private readonly clock: AppointmentsClock,
     private readonly dataSource: DataSource,
     private readonly config: AppConfig,
+    @Inject(RATE_LIMIT_STORE) private readonly limits: RateLimitStore,
   ) {}
 
   /** The slots of a local date of the widget's site (`date` is a checked YYYY-MM-DD). */
@@ -85,9 +90,25 @@ export class BookingService {
   async book(
     visitor: VisitorPrincipal,
     input: BookingInput,
+    clientAddress: string,
   ): Promise<{ appointment: AppointmentRow; timezone: string }> {
     const organizationId = visitor.organizationId;
     const { site, settings } = await this.settings.bookable(visitor);
+    // Visitors are free to make: one client address, and everyone together, book a bounded
+    // number of slots an hour (issue 25), besides the visitor's own upcoming ones below.
+    const env = this.config.env;
+    await rateLimited(
+      this.limits,
+      `booking:address:${site.id}:${clientAddress}`,
+      env.BOOKINGS_PER_ADDRESS_PER_HOUR,
+      HOUR_MS,
+    );
+    await rateLimited(
+      this.limits,
+      `booking:site:${site.id}`,
+      env.BOOKINGS_PER_SITE_PER_HOUR,
+      HOUR_MS,
+    );
     const conversation =
       input.conversationId === undefined
         ? undefined
@@ -118,6 +139,13 @@ export class BookingService {
           `This visitor already has ${max} upcoming appointments, the most allowed.`,
         );
       }
+      const unhandled = await this.appointments.lockUnhandledOfSite(
+        manager,
+        organizationId,
+        site.id,
+        this.clock.now(),
+      );
+      if (unhandled >= env.BOOKINGS_UNHANDLED_PER_SITE_MAX) throw tooManyAttempts(HOUR_MS);
       const blocked = await this.appointments.blocked(
         manager,
         organizationId,

@@ -1,4 +1,5 @@
-import { Body, Controller, HttpCode, Post } from '@nestjs/common';
+import { Body, Controller, HttpCode, Post, Req } from '@nestjs/common';
+import type { Request } from 'express';
 import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CurrentVisitor, CurrentWidget, Widget } from '../../common/auth/auth.decorators';
 import type { VisitorPrincipal, WidgetPrincipal } from '../../common/auth/auth.types';
@@ -43,20 +44,29 @@ export class WidgetAppointmentsController {
   @ApiOperation({
     summary: 'Book an available slot',
     description:
-      '`scheduled_at` must be the start of an available slot, else 409 (also when another booking took it first). A given conversation of the visitor gets a system message announcing the booking. 403 when the plan has no appointments or the site has them disabled.',
+      '`scheduled_at` must be the start of an available slot, else 409 (also when another booking took it first). A given conversation of the visitor gets a system message announcing the booking. 403 when the plan has no appointments or the site has them disabled. 429 past BOOKINGS_PER_ADDRESS_PER_HOUR from one client address, BOOKINGS_PER_SITE_PER_HOUR for the site, or BOOKINGS_UNHANDLED_PER_SITE_MAX upcoming visitor bookings no agent has handled.',
   })
   @ApiCreatedResponse({ type: BookingResponseDto })
-  @ApiErrors(409, 422)
-  async book(@CurrentVisitor() visitor: VisitorPrincipal, @Body() body: BookAppointmentDto) {
-    const { appointment, timezone } = await this.booking.book(visitor, {
-      scheduledAt: body.scheduled_at,
-      visitorName: body.visitor_name,
-      visitorEmail: body.visitor_email,
-      visitorPhone: body.visitor_phone,
-      conversationId: body.conversation_id === undefined ? undefined : String(body.conversation_id),
-      buttonLabel: body.button_label,
-      botTemplateId: body.bot_template_id,
-    });
+  @ApiErrors(409, 422, 429)
+  async book(
+    @CurrentVisitor() visitor: VisitorPrincipal,
+    @Body() body: BookAppointmentDto,
+    @Req() request: Request,
+  ) {
+    const { appointment, timezone } = await this.booking.book(
+      visitor,
+      {
+        scheduledAt: body.scheduled_at,
+        visitorName: body.visitor_name,
+        visitorEmail: body.visitor_email,
+        visitorPhone: body.visitor_phone,
+        conversationId:
+          body.conversation_id === undefined ? undefined : String(body.conversation_id),
+        buttonLabel: body.button_label,
+        botTemplateId: body.bot_template_id,
+      },
+      request.ip ?? 'unknown',
+    );
     return { appointment: toWidgetAppointment(appointment, timezone) };
   }
 }

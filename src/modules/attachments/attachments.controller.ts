@@ -3,6 +3,7 @@ import {
   Get,
   Param,
   Post,
+  Req,
   Res,
   StreamableFile,
   UploadedFile as File,
@@ -14,11 +15,10 @@ import {
   ApiCreatedResponse,
   ApiOperation,
   ApiParam,
-  ApiQuery,
   ApiResponse,
   ApiTags,
 } from '@nestjs/swagger';
-import type { Response } from 'express';
+import type { Request, Response } from 'express';
 import {
   Agent,
   ApiKey,
@@ -26,7 +26,7 @@ import {
   CurrentApiKey,
   CurrentVisitor,
   Public,
-  Widget,
+  WidgetSession,
 } from '../../common/auth/auth.decorators';
 import type {
   AgentPrincipal,
@@ -44,6 +44,9 @@ import { AttachmentUploadInterceptor } from './upload.interceptor';
 const LIMITS =
   "Up to ATTACHMENT_MAX_BYTES (default 10 MiB; larger is a 413). Accepted: PNG, JPEG, GIF and WebP images (checked against their leading bytes), PDF, Word, Excel, PowerPoint, OpenDocument, ZIP, plain text and CSV; anything else is a 422. The answer carries the attachment `id` to send in a message's `attachment_ids` (only the uploader may send it) and its download `url`.";
 
+const STORAGE_QUOTA =
+  'An organization stores at most STORAGE_QUOTA_MB_PER_ORG of attachments (413 past it).';
+
 const uploaded = (data: unknown) => ({ data });
 
 /** Uploads from the widget, the dashboard and integrations. */
@@ -53,25 +56,28 @@ export class AttachmentUploadsController {
   constructor(private readonly attachments: AttachmentsService) {}
 
   @Post('widget/attachments')
-  @Widget({ visitor: true })
-  @ApiQuery({ name: 'widget_key', required: false, description: 'Without a session token' })
-  @ApiQuery({ name: 'visitor_uid', required: false, description: 'Without a session token' })
+  @WidgetSession()
   @UseInterceptors(AttachmentUploadInterceptor)
   @ResponseMessage('File uploaded.')
   @ApiConsumes('multipart/form-data')
   @ApiBody(UPLOAD_BODY)
   @ApiOperation({
     summary: 'Upload a file the visitor then sends in a message',
-    description: `Authenticated by the session token (\`Authorization: Bearer\`), or by \`widget_key\` and \`visitor_uid\` in the query string (a multipart body is read after the credentials). ${LIMITS}`,
+    description: `Authenticated by the session token (\`Authorization: Bearer\`) only. ${LIMITS} A visitor holds at most VISITOR_UNSENT_UPLOADS_MAX unsent files (deleted after an hour) and uploads at most VISITOR_UPLOAD_MB_PER_HOUR, and ADDRESS_UPLOAD_MB_PER_HOUR from one client address (429 past them); an organization stores at most STORAGE_QUOTA_MB_PER_ORG (413).`,
   })
   @ApiCreatedResponse({ type: AttachmentResponseDto })
-  @ApiErrors(413, 422)
-  async widget(@CurrentVisitor() visitor: VisitorPrincipal, @File() file?: UploadedFile) {
+  @ApiErrors(413, 422, 429)
+  async widget(
+    @CurrentVisitor() visitor: VisitorPrincipal,
+    @Req() request: Request,
+    @File() file?: UploadedFile,
+  ) {
     return uploaded(
       await this.attachments.upload(
         visitor.organizationId,
         { type: 'visitor', id: visitor.visitorId },
         file,
+        request.ip ?? 'unknown',
       ),
     );
   }
@@ -84,7 +90,7 @@ export class AttachmentUploadsController {
   @ApiBody(UPLOAD_BODY)
   @ApiOperation({
     summary: 'Upload a file the agent then sends in a reply or note',
-    description: LIMITS,
+    description: `${LIMITS} ${STORAGE_QUOTA}`,
   })
   @ApiCreatedResponse({ type: AttachmentResponseDto })
   @ApiErrors(413, 422)
@@ -107,7 +113,7 @@ export class AttachmentUploadsController {
   @ApiBody(UPLOAD_BODY)
   @ApiOperation({
     summary: 'Upload a file to send in a message of this API key',
-    description: `${LIMITS} With \`Idempotency-Key\`, the same file again replays the first answer.`,
+    description: `${LIMITS} ${STORAGE_QUOTA} With \`Idempotency-Key\`, the same file again replays the first answer.`,
   })
   @ApiCreatedResponse({ type: AttachmentResponseDto })
   @ApiErrors(413, 422)

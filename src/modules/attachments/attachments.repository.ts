@@ -27,15 +27,22 @@ export class AttachmentsRepository {
   constructor(private readonly dataSource: DataSource) {}
 
   async insert(
+    manager: EntityManager,
     organizationId: string,
     uploader: Uploader,
-    file: { token: string; fileName: string; contentType: string; data: Buffer },
+    file: {
+      token: string;
+      fileName: string;
+      contentType: string;
+      data: Buffer;
+      clientAddress: string | null;
+    },
   ): Promise<AttachmentRow> {
     const rows = await sql<AttachmentRow>(
-      this.dataSource,
-      `INSERT INTO attachments
-         (organization_id, token, uploader_type, uploader_id, file_name, content_type, size, data)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING ${COLUMNS}`,
+      manager,
+      `INSERT INTO attachments (organization_id, token, uploader_type, uploader_id, file_name,
+         content_type, size, data, client_address)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING ${COLUMNS}`,
       [
         organizationId,
         file.token,
@@ -45,9 +52,52 @@ export class AttachmentsRepository {
         file.contentType,
         file.data.length,
         file.data,
+        file.clientAddress,
       ],
     );
     return rows[0];
+  }
+
+  /**
+   * Serializes the organization's uploads for the transaction (so its quotas hold exactly) and
+   * answers the bytes it stores.
+   */
+  async lockStoredBytes(manager: EntityManager, organizationId: string): Promise<number> {
+    await sql(manager, `SELECT pg_advisory_xact_lock(7011, hashint8($1::bigint))`, [
+      organizationId,
+    ]);
+    const rows = await sql<{ bytes: string | null }>(
+      manager,
+      `SELECT sum(size) AS bytes FROM attachments WHERE organization_id = $1`,
+      [organizationId],
+    );
+    return Number(rows[0].bytes ?? 0);
+  }
+
+  /** A visitor's unsent uploads, and the bytes it and its client address uploaded this hour. */
+  async visitorUsage(
+    manager: EntityManager,
+    organizationId: string,
+    visitorId: string,
+    clientAddress: string,
+  ): Promise<{ unsent: number; visitorBytes: number; addressBytes: number }> {
+    const rows = await sql<{ unsent: number; visitor_bytes: string; address_bytes: string }>(
+      manager,
+      `SELECT
+         (SELECT count(*)::int FROM attachments WHERE organization_id = $1
+            AND uploader_type = 'visitor' AND uploader_id = $2 AND message_id IS NULL) AS unsent,
+         (SELECT coalesce(sum(size), 0) FROM attachments WHERE organization_id = $1
+            AND uploader_type = 'visitor' AND uploader_id = $2
+            AND created_at > now() - interval '1 hour') AS visitor_bytes,
+         (SELECT coalesce(sum(size), 0) FROM attachments WHERE organization_id = $1
+            AND client_address = $3 AND created_at > now() - interval '1 hour') AS address_bytes`,
+      [organizationId, visitorId, clientAddress],
+    );
+    return {
+      unsent: rows[0].unsent,
+      visitorBytes: Number(rows[0].visitor_bytes),
+      addressBytes: Number(rows[0].address_bytes),
+    };
   }
 
   /**

@@ -1,7 +1,8 @@
-import { Injectable, Logger } from '@nestjs/common';
-import type { EntityManager } from 'typeorm';
+import { Injectable, Logger, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
+import { DataSource, type EntityManager } from 'typeorm';
 import { randomBase62 } from '../../common/crypto/secrets';
 import { AppError } from '../../common/errors/app-error';
+import { tooManyAttempts } from '../../common/rate-limit/rate-limited';
 import { AppConfig } from '../../config/app-config';
 import type { AttachmentDto } from './attachments.dto';
 import { AttachmentsMaintenanceRepository } from './attachments-maintenance.repository';
@@ -27,8 +28,10 @@ export interface UploadedFile {
 export const MAX_ATTACHMENTS_PER_MESSAGE = 10;
 
 /** Uploads not sent in a message within this many hours are deleted. */
-export const UNSENT_RETENTION_HOURS = 24;
+export const UNSENT_RETENTION_HOURS = 1;
 const PURGE_EVERY_MS = 10 * 60 * 1000;
+const HOUR_MS = 3_600_000;
+const MB = 1024 * 1024;
 
 const ACCEPTED_LIST = ACCEPTED_TYPES.map((type) => type.contentType).join(', ');
 
@@ -37,20 +40,42 @@ const ACCEPTED_LIST = ACCEPTED_TYPES.map((type) => type.contentType).join(', ');
  * then carried by a message the same uploader sends, and downloaded by their unguessable address.
  */
 @Injectable()
-export class AttachmentsService {
+export class AttachmentsService implements OnModuleInit, OnModuleDestroy {
   private readonly logger = new Logger(AttachmentsService.name);
+  private purgeTimer?: NodeJS.Timeout;
   private lastPurge = 0;
 
   constructor(
     private readonly attachments: AttachmentsRepository,
     private readonly maintenance: AttachmentsMaintenanceRepository,
+    private readonly dataSource: DataSource,
     private readonly config: AppConfig,
   ) {}
 
+  /**
+   * Uploads left unsent for an hour are deleted every ten minutes (on every instance; deleting
+   * twice is harmless), and on an upload when the last purge is that old.
+   */
+  onModuleInit(): void {
+    this.purgeTimer = setInterval(() => this.purge(), PURGE_EVERY_MS);
+    this.purgeTimer.unref();
+  }
+
+  onModuleDestroy(): void {
+    clearInterval(this.purgeTimer);
+  }
+
+  /**
+   * Checks and stores an upload. Within the organization's STORAGE_QUOTA_MB_PER_ORG (413 past
+   * it); a visitor's upload (`clientAddress` given) also within VISITOR_UNSENT_UPLOADS_MAX unsent
+   * files and VISITOR_UPLOAD_MB_PER_HOUR and ADDRESS_UPLOAD_MB_PER_HOUR (429 past them), all
+   * counted exactly: the organization's uploads take turns.
+   */
   async upload(
     organizationId: string,
     uploader: Uploader,
     file: UploadedFile | undefined,
+    clientAddress?: string,
   ): Promise<AttachmentDto> {
     if (!file) throw AppError.invalid('file', 'The file field is required.');
     if (file.size === 0) throw AppError.invalid('file', 'The file is empty.');
@@ -62,12 +87,38 @@ export class AttachmentsService {
         `The file type is not accepted, or the file's content does not match its type. Accepted types: ${ACCEPTED_LIST}.`,
       );
     }
-    this.purgeNowAndThen();
-    const row = await this.attachments.insert(organizationId, uploader, {
-      token: `att_${randomBase62(40)}`,
-      fileName,
-      contentType: type.contentType,
-      data: file.buffer,
+    if (Date.now() - this.lastPurge >= PURGE_EVERY_MS) this.purge();
+    const env = this.config.env;
+    const row = await this.dataSource.transaction(async (manager) => {
+      const stored = await this.attachments.lockStoredBytes(manager, organizationId);
+      if (uploader.type === 'visitor' && clientAddress !== undefined) {
+        const usage = await this.attachments.visitorUsage(
+          manager,
+          organizationId,
+          uploader.id,
+          clientAddress,
+        );
+        if (
+          usage.unsent >= env.VISITOR_UNSENT_UPLOADS_MAX ||
+          usage.visitorBytes + file.size > env.VISITOR_UPLOAD_MB_PER_HOUR * MB ||
+          usage.addressBytes + file.size > env.ADDRESS_UPLOAD_MB_PER_HOUR * MB
+        ) {
+          throw tooManyAttempts(HOUR_MS);
+        }
+      }
+      if (stored + file.size > env.STORAGE_QUOTA_MB_PER_ORG * MB) {
+        throw new AppError(
+          'payload_too_large',
+          'The file storage of this organization is full: delete older conversations or ask the operator for a larger quota.',
+        );
+      }
+      return this.attachments.insert(manager, organizationId, uploader, {
+        token: `att_${randomBase62(40)}`,
+        fileName,
+        contentType: type.contentType,
+        data: file.buffer,
+        clientAddress: clientAddress ?? null,
+      });
     });
     return this.toDto(row);
   }
@@ -113,11 +164,8 @@ export class AttachmentsService {
     return file;
   }
 
-  /** At most every ten minutes, on an upload: drops uploads left unsent for a day. */
-  private purgeNowAndThen(): void {
-    const now = Date.now();
-    if (now - this.lastPurge < PURGE_EVERY_MS) return;
-    this.lastPurge = now;
+  private purge(): void {
+    this.lastPurge = Date.now();
     this.maintenance.purgeUnsent(UNSENT_RETENTION_HOURS).catch((error: unknown) => {
       this.logger.warn({ msg: 'unsent attachments not purged', err: String(error) });
     });

@@ -90,7 +90,11 @@ export class AuthGuard implements CanActivate {
         return true;
       }
       case 'widget': {
-        request.widget = await this.widgetPrincipal(request, declaration.visitor);
+        request.widget = await this.widgetPrincipal(
+          request,
+          declaration.visitor,
+          declaration.sessionOnly === true,
+        );
         return true;
       }
     }
@@ -131,16 +135,24 @@ export class AuthGuard implements CanActivate {
   private async widgetPrincipal(
     request: AuthenticatedRequest,
     needsVisitor: boolean,
+    sessionOnly: boolean,
   ): Promise<WidgetPrincipal> {
     // Only visitor routes take a session token; `init` and `config` go by the widget key alone, so
     // a widget holding a lapsed token can still open a new session.
     const token = needsVisitor ? bearer(request) : undefined;
+    if (sessionOnly && !token) throw AppError.unauthenticated();
     let visitorId: string | undefined;
     let site: SiteRow | undefined;
     if (token) {
       const session = this.widgetSessions.verify(token);
       if (!session) throw AppError.unauthenticated();
-      site = await this.sites.findActive(session.organizationId, session.siteId);
+      // A session the visitor ended (SupportChat('shutdown')) is over for every token of it.
+      const [found, live] = await Promise.all([
+        this.sites.findActive(session.organizationId, session.siteId),
+        this.visitors.sessionLive(session.organizationId, session.visitorId),
+      ]);
+      if (!live) throw AppError.unauthenticated();
+      site = found;
       visitorId = session.visitorId;
     } else {
       const key = widgetField(request, 'widget_key');

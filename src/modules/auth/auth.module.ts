@@ -15,6 +15,8 @@ import { AppConfig } from '../../config/app-config';
 import { ApiThrottlerGuard } from './api-throttler.guard';
 import { AuthGuard } from './auth.guard';
 import { AuthService } from './auth.service';
+import { LoginFailuresRepository } from './login-failures.repository';
+import { LoginThrottle } from './login-throttle';
 import { SessionsRepository } from './sessions.repository';
 import { WidgetSessionService } from './widget-session.service';
 
@@ -39,6 +41,8 @@ import { WidgetSessionService } from './widget-session.service';
   providers: [
     AuthService,
     SessionsRepository,
+    LoginFailuresRepository,
+    LoginThrottle,
     WidgetSessionService,
     AuthCoverageCheck,
     ApiThrottlerGuard,

@@ -15,6 +15,7 @@ import { AgentsService } from '../agents/agents.service';
 import { OrganizationsService } from '../organizations/organizations.service';
 import { RealtimeService } from '../realtime/realtime.service';
 import { SitesService } from '../sites/sites.service';
+import { LoginThrottle } from './login-throttle';
 import { SessionsRepository } from './sessions.repository';
 
 /** Idle expiry: a session unused this long ends (each use moves it on, at most once a minute). */
@@ -23,8 +24,8 @@ export const SESSION_TTL_DAYS = 30;
 const SESSION_CHECK_MS = 1000;
 const TOKEN_PREFIX = 'sca_';
 const LOGIN_WINDOW_MS = 60_000;
-const LOGIN_LIMIT_PER_EMAIL = 5;
-const LOGIN_LIMIT_PER_IP = 20;
+/** Current-password checks per user per minute (changing the password). */
+const PASSWORD_CHECKS_PER_MINUTE = 5;
 const HOUR_MS = 3_600_000;
 
 @Injectable()
@@ -42,6 +43,7 @@ export class AuthService {
     private readonly config: AppConfig,
     @Inject(RATE_LIMIT_STORE) private readonly limits: RateLimitStore,
     private readonly realtime: RealtimeService,
+    private readonly throttle: LoginThrottle,
   ) {}
 
   /** Days a cookie or token may live: the absolute lifetime caps the idle expiry. */
@@ -80,19 +82,20 @@ export class AuthService {
   }
 
   /**
-   * Email and password to a session token. Attempts are limited per address and per client IP
-   * (429 with Retry-After); an unknown address costs the same time as a wrong password.
+   * Email and password to a session token. Failures make the failing client wait (LoginThrottle:
+   * 429 with Retry-After); an unknown address costs the same time as a wrong password.
    */
   async login(email: string, password: string, ip: string) {
-    await this.limit(`login:email:${email.trim().toLowerCase()}`, LOGIN_LIMIT_PER_EMAIL);
-    await this.limit(`login:ip:${ip}`, LOGIN_LIMIT_PER_IP);
+    await this.throttle.check(email, ip);
     const user = await this.agents.findForLogin(email.trim());
     const valid = await verifyPassword(
       password,
       user?.password_hash ?? dummyPasswordHash(this.config.env.PASSWORD_SCRYPT_N),
     );
-    if (!user || !valid)
+    if (!user || !valid) {
+      await this.throttle.fail(email, ip);
       throw new AppError('unauthenticated', 'These credentials do not match our records.');
+    }
     await this.agents.rehashIfWeak(user, password);
     const token = this.newToken();
     await this.sessions.insert(undefined, user.id, sha256(token), this.sessionDays);
@@ -116,7 +119,7 @@ export class AuthService {
    * other session ends, with its sockets. This one stays.
    */
   async changePassword(agent: AgentPrincipal, current: string, next: string): Promise<void> {
-    await this.limit(`password:user:${agent.userId}`, LOGIN_LIMIT_PER_EMAIL);
+    await this.limit(`password:user:${agent.userId}`, PASSWORD_CHECKS_PER_MINUTE);
     const user = await this.agents.get(agent.organizationId, agent.userId);
     if (!(await verifyPassword(current, user.password_hash)))
       throw AppError.invalid('current_password', 'The current password is incorrect.');

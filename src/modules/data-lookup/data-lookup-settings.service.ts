@@ -224,7 +224,8 @@ function fromInput(input: PutDataLookupDto, url: string, site: SiteRow): DataLoo
       email_column: input.account.email_column ?? null,
       name_column: input.account.name_column ?? null,
     },
-    require_otp: input.require_otp ?? false,
+    // On unless turned off explicitly: without a code, an email address is a login (issue 25).
+    require_otp: input.require_otp ?? true,
     filter_record: record
       ? {
           enabled: record.enabled ?? true,

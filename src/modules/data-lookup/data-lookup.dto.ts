@@ -224,7 +224,15 @@ export class PutDataLookupDto {
   connection!: ConnectionDto;
   @ApiProperty({ type: AccountDto }) @ValidateNested() @Type(() => AccountDto) account!: AccountDto;
 
-  @ApiPropertyOptional({ default: false }) @IsOptional() @IsBoolean() require_otp?: boolean;
+  @ApiPropertyOptional({
+    default: true,
+    description:
+      'A mailed one-time code before a visitor is logged in (default on). Off, anyone who types ' +
+      "a customer's email address or mobile number sees that customer's records.",
+  })
+  @IsOptional()
+  @IsBoolean()
+  require_otp?: boolean;
 
   @ApiPropertyOptional({ type: FilterRecordDto, nullable: true })
   @IsOptional()

@@ -60,6 +60,11 @@ export class RealtimeService {
     this.namespaces.agent?.in(rooms.agent(userId)).disconnectSockets(true);
   }
 
+  /** Closes every socket of this visitor, on every instance (the visitor ended its session). */
+  disconnectVisitor(visitorId: string): void {
+    this.namespaces.widget?.in(rooms.visitor(visitorId)).disconnectSockets(true);
+  }
+
   /** Closes the sockets opened with these sessions' tokens, on every instance. */
   disconnectSessions(sessionIds: string[]): void {
     if (sessionIds.length === 0) return;

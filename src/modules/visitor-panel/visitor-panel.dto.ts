@@ -48,7 +48,6 @@ class PanelAppointmentDto {
 export class VisitorPanelDto {
   @ApiProperty() id!: number;
   @ApiProperty() site_id!: number;
-  @ApiProperty({ format: 'uuid' }) visitor_uid!: string;
   @ApiProperty({ type: String, nullable: true }) name!: string | null;
   @ApiProperty({ type: String, nullable: true }) email!: string | null;
   @ApiProperty({ type: String, nullable: true }) phone!: string | null;

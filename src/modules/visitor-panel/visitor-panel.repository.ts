@@ -5,7 +5,6 @@ import { sql } from '../../database/sql';
 export interface PanelVisitorRow {
   id: string;
   site_id: string;
-  visitor_uid: string;
   name: string | null;
   email: string | null;
   phone: string | null;
@@ -63,7 +62,7 @@ export class VisitorPanelRepository {
   async visitor(organizationId: string, visitorId: string): Promise<PanelVisitorRow | undefined> {
     const rows = await sql<PanelVisitorRow>(
       this.dataSource,
-      `SELECT id, site_id, visitor_uid, name, email, phone, country, language, custom_fields,
+      `SELECT id, site_id, name, email, phone, country, language, custom_fields,
          pre_chat_submitted, platform, app_id, app_version, page_url, page_title, last_seen_at,
          created_at
        FROM visitors WHERE organization_id = $1 AND id = $2`,

@@ -34,7 +34,6 @@ export class VisitorPanelService {
     return {
       id: Number(visitor.id),
       site_id: Number(visitor.site_id),
-      visitor_uid: visitor.visitor_uid,
       name: visitor.name,
       email: visitor.email,
       phone: visitor.phone,

@@ -132,10 +132,36 @@ export class VisitorsRepository {
     if (!UUID.test(visitorUid)) return undefined;
     const rows = await sql<{ id: string }>(
       this.dataSource,
-      `SELECT id FROM visitors WHERE organization_id = $1 AND site_id = $2 AND visitor_uid = $3`,
+      `SELECT id FROM visitors WHERE organization_id = $1 AND site_id = $2 AND visitor_uid = $3
+         AND session_ended_at IS NULL`,
       [organizationId, siteId, visitorUid],
     );
     return rows[0]?.id;
+  }
+
+  /** Whether the visitor's session goes on (it exists and was not ended). */
+  async sessionLive(organizationId: string, visitorId: string, siteId?: string): Promise<boolean> {
+    const rows = await sql(
+      this.dataSource,
+      `SELECT 1 FROM visitors WHERE organization_id = $1 AND id = $2 AND session_ended_at IS NULL
+         AND ($3::bigint IS NULL OR site_id = $3)`,
+      [organizationId, visitorId, siteId ?? null],
+    );
+    return rows.length > 0;
+  }
+
+  /** Ends the visitor's session for good: its tokens and its UID stop working. */
+  async endSession(
+    manager: EntityManager,
+    organizationId: string,
+    visitorId: string,
+  ): Promise<void> {
+    await sql(
+      manager,
+      `UPDATE visitors SET session_ended_at = now()
+       WHERE organization_id = $1 AND id = $2 AND session_ended_at IS NULL`,
+      [organizationId, visitorId],
+    );
   }
 
   /** Whether some site has a visitor with this UID. */

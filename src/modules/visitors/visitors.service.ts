@@ -40,8 +40,28 @@ export class VisitorsService {
     return this.visitors.idByUid(organizationId, siteId, visitorUid);
   }
 
+  /** The visitor `visitorId` when it is the site's and its session goes on. */
+  async idOfSite(
+    organizationId: string,
+    siteId: string,
+    visitorId: string,
+  ): Promise<string | undefined> {
+    return (await this.visitors.sessionLive(organizationId, visitorId, siteId))
+      ? visitorId
+      : undefined;
+  }
+
+  sessionLive(organizationId: string, visitorId: string): Promise<boolean> {
+    return this.visitors.sessionLive(organizationId, visitorId);
+  }
+
+  endSession(manager: EntityManager, organizationId: string, visitorId: string): Promise<void> {
+    return this.visitors.endSession(manager, organizationId, visitorId);
+  }
+
   /**
-   * The visitor of a widget `init`: the site's visitor `visitorUid` (its context refreshed), a UID
+   * The visitor of a widget `init`: the visitor of the widget's own session token, else the site's
+   * visitor `visitorUid` (its context refreshed; an ended session's UID is 404 like a UID
    * of another site is 404, and without a UID, or with one nobody has, a new visitor with a
    * fresh UID.
    */
@@ -50,7 +70,15 @@ export class VisitorsService {
     site: { organizationId: string; siteId: string },
     visitorUid: string | undefined,
     context: VisitorContext,
+    /** The visitor of a verified session token of this site: resumed while its session lives. */
+    sessionVisitorId?: string,
   ): Promise<WidgetVisitorRow> {
+    if (
+      sessionVisitorId !== undefined &&
+      (await this.visitors.sessionLive(site.organizationId, sessionVisitorId))
+    ) {
+      return this.visitors.resume(manager, site.organizationId, sessionVisitorId, context);
+    }
     if (visitorUid !== undefined) {
       const id = await this.visitors.idByUid(site.organizationId, site.siteId, visitorUid);
       if (id) return this.visitors.resume(manager, site.organizationId, id, context);

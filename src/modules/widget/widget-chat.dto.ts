@@ -1,17 +1,13 @@
-import { ApiProperty, ApiPropertyOptional, IntersectionType } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsInt, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
 import { QueryInt } from '../../common/http/pagination';
-import { WidgetVisitorBodyDto } from '../../common/dto/widget-visitor.dto';
 import { EnvelopeDto } from '../../common/openapi/envelope.dto';
 import { AttachmentDto } from '../attachments/attachments.dto';
 import { ChatMessageDto, MessageContentDto } from '../messages/messages.dto';
 
 /* The widget's chat: messages, read state, ending the conversation and the visitor's review. */
 
-export class WidgetSendMessageDto extends IntersectionType(
-  WidgetVisitorBodyDto,
-  MessageContentDto,
-) {}
+export class WidgetSendMessageDto extends MessageContentDto {}
 
 export class WidgetMessageCreatedResponseDto extends EnvelopeDto {
   @ApiProperty({ type: ChatMessageDto }) data!: ChatMessageDto;
@@ -27,16 +23,6 @@ export class WidgetMessageCreatedResponseDto extends EnvelopeDto {
 }
 
 export class WidgetMessagesQueryDto {
-  @ApiPropertyOptional({ example: 'wk_0123456789abcdefABCDEF0123456789' })
-  @IsOptional()
-  @IsString()
-  widget_key?: string;
-
-  @ApiPropertyOptional({ format: 'uuid' })
-  @IsOptional()
-  @IsString()
-  visitor_uid?: string;
-
   @ApiPropertyOptional({
     minimum: 0,
     default: 0,
@@ -61,7 +47,7 @@ export class ChatMessageListDto extends EnvelopeDto {
   unread_count!: number;
 }
 
-export class WidgetReadDto extends WidgetVisitorBodyDto {
+export class WidgetReadDto {
   @ApiProperty({ description: "One of the visitor's conversations" })
   @IsInt()
   @Min(1)
@@ -94,7 +80,7 @@ export class ConversationEndedResponseDto extends EnvelopeDto {
   @ApiProperty({ type: ConversationEndedDto }) data!: ConversationEndedDto;
 }
 
-export class WidgetReviewDto extends WidgetVisitorBodyDto {
+export class WidgetReviewDto {
   @ApiProperty({ minimum: 1, maximum: 5 })
   @IsInt()
   @Min(1)
@@ -122,4 +108,12 @@ export class ReviewDto {
 
 export class ReviewResponseDto extends EnvelopeDto {
   @ApiProperty({ type: ReviewDto }) data!: ReviewDto;
+}
+
+class SessionEndedDto {
+  @ApiProperty({ enum: [true] }) ended!: boolean;
+}
+
+export class SessionEndedResponseDto extends EnvelopeDto {
+  @ApiProperty({ type: SessionEndedDto }) data!: SessionEndedDto;
 }

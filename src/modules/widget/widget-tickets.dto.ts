@@ -1,6 +1,5 @@
-import { ApiProperty, ApiPropertyOptional, IntersectionType, PickType } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional, PickType } from '@nestjs/swagger';
 import { IsEmail, IsNotEmpty, IsOptional, IsString, MaxLength } from 'class-validator';
-import { WidgetVisitorBodyDto } from '../../common/dto/widget-visitor.dto';
 import { EnvelopeDto } from '../../common/openapi/envelope.dto';
 import { CreateTicketDto, TicketListItemDto, toTicketListItem } from '../tickets/tickets.dto';
 import type { TicketRow } from '../tickets/ticket-rows';
@@ -8,7 +7,7 @@ import type { TicketRow } from '../tickets/ticket-rows';
 /* Tickets from the widget: the offline message, a ticket the visitor raises, the visitor's list. */
 
 /** What a visitor leaves while no agent is online: it becomes a ticket (source widget). */
-export class WidgetOfflineMessageDto extends WidgetVisitorBodyDto {
+export class WidgetOfflineMessageDto {
   @ApiProperty({ example: 'ada@example.com', maxLength: 255, description: 'Where to answer' })
   @IsEmail()
   @MaxLength(255)
@@ -31,10 +30,7 @@ export class WidgetOfflineMessageDto extends WidgetVisitorBodyDto {
  * A ticket the visitor raises from the widget. There is no priority: a visitor would mark every
  * request urgent, so agents triage (the ticket starts `normal`).
  */
-export class WidgetCreateTicketDto extends IntersectionType(
-  WidgetVisitorBodyDto,
-  PickType(CreateTicketDto, ['subject', 'description']),
-) {
+export class WidgetCreateTicketDto extends PickType(CreateTicketDto, ['subject', 'description']) {
   @ApiPropertyOptional({
     maxLength: 255,
     example: 'Ada Lovelace',

@@ -1,7 +1,18 @@
 import { Body, Controller, Get, HttpCode, Post, Query, Req } from '@nestjs/common';
 import type { Request } from 'express';
-import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { CurrentVisitor, CurrentWidget, Widget } from '../../common/auth/auth.decorators';
+import {
+  ApiBearerAuth,
+  ApiCreatedResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiTags,
+} from '@nestjs/swagger';
+import {
+  CurrentVisitor,
+  CurrentWidget,
+  Widget,
+  WidgetSession,
+} from '../../common/auth/auth.decorators';
 import type { VisitorPrincipal, WidgetPrincipal } from '../../common/auth/auth.types';
 import { ResponseMessage } from '../../common/http/response-message.decorator';
 import { ApiErrors } from '../../common/openapi/api-errors.decorator';
@@ -14,6 +25,7 @@ import { countryFrom } from '../visitors/visitor-country';
 import {
   ChatMessageListDto,
   ConversationEndedResponseDto,
+  SessionEndedResponseDto,
   ReviewResponseDto,
   WidgetMessageCreatedResponseDto,
   WidgetMessagesQueryDto,
@@ -36,7 +48,6 @@ import {
   WidgetProfileDto,
 } from './widget.dto';
 import { WidgetService } from './widget.service';
-import { WidgetVisitorBodyDto } from '../../common/dto/widget-visitor.dto';
 
 @ApiTags('widget')
 @Controller('api/widget')
@@ -52,10 +63,11 @@ export class WidgetController {
   @Post('init')
   @HttpCode(200)
   @Widget()
+  @ApiBearerAuth('widget_session')
   @ApiOperation({
     summary: 'Open or resume a visitor session',
     description:
-      'Creates the visitor (or resumes `visitor_uid`; a UID of another site is 404), makes its open conversation, and returns a session token for later calls and the Socket.IO `/widget` namespace.',
+      'Creates the visitor (or resumes it: by a session token of this site as `Authorization: Bearer`, else by `visitor_uid`; a UID of another site, or of a session ended with `POST /api/widget/session/end`, is 404), makes its open conversation, and returns a session token for later calls and the Socket.IO `/widget` namespace.',
   })
   @ApiOkResponse({ type: WidgetInitResponseDto })
   @ApiErrors(422)
@@ -64,7 +76,13 @@ export class WidgetController {
     @Body() body: WidgetInitDto,
     @Req() request: Request,
   ) {
-    return this.widget.init(widget, body, countryFrom(request.headers, this.config.countryHeader));
+    const token = /^Bearer\s+(\S+)\s*$/i.exec(request.headers.authorization ?? '')?.[1];
+    return this.widget.init(
+      widget,
+      body,
+      countryFrom(request.headers, this.config.countryHeader),
+      token,
+    );
   }
 
   @Post('profile')
@@ -78,7 +96,7 @@ export class WidgetController {
   }
 
   @Post('messages')
-  @Widget({ visitor: true })
+  @WidgetSession()
   @ResponseMessage('Message sent.')
   @ApiOperation({
     summary: 'Send a visitor message',
@@ -97,7 +115,7 @@ export class WidgetController {
   }
 
   @Get('messages')
-  @Widget({ visitor: true })
+  @WidgetSession()
   @ApiOperation({
     summary: "The visitor's messages after an id",
     description: 'Oldest first, at most 200 per call: how a reconnecting widget catches up.',
@@ -114,7 +132,7 @@ export class WidgetController {
 
   @Post('read')
   @HttpCode(200)
-  @Widget({ visitor: true })
+  @WidgetSession()
   @ApiOperation({
     summary: 'Mark a conversation read up to a message (pushed to the agents)',
     description:
@@ -139,7 +157,7 @@ export class WidgetController {
 
   @Post('end-chat')
   @HttpCode(200)
-  @Widget({ visitor: true })
+  @WidgetSession()
   @ApiOperation({
     summary: 'The visitor ends the chat',
     description:
@@ -147,7 +165,7 @@ export class WidgetController {
   })
   @ApiOkResponse({ type: ConversationEndedResponseDto })
   @ApiErrors(422)
-  async end(@CurrentVisitor() visitor: VisitorPrincipal, @Body() _body: WidgetVisitorBodyDto) {
+  async end(@CurrentVisitor() visitor: VisitorPrincipal) {
     const ended = await this.chat.end(visitor);
     return {
       data: {
@@ -159,7 +177,7 @@ export class WidgetController {
   }
 
   @Post('reviews')
-  @Widget({ visitor: true })
+  @WidgetSession()
   @ResponseMessage('Review submitted.')
   @ApiOperation({
     summary: 'Rate a conversation (1 to 5) with an optional comment',
@@ -183,7 +201,7 @@ export class WidgetController {
   }
 
   @Post('tickets')
-  @Widget({ visitor: true })
+  @WidgetSession()
   @ResponseMessage('Ticket created.')
   @ApiOperation({
     summary: 'Raise a ticket from the widget (source widget, priority normal); needs ticketing',
@@ -205,7 +223,7 @@ export class WidgetController {
   }
 
   @Post('offline-messages')
-  @Widget({ visitor: true })
+  @WidgetSession()
   @ResponseMessage('Message received. We will answer by email.')
   @ApiOperation({
     summary: 'Leave a message while no agent is online (becomes a ticket); needs ticketing',
@@ -227,5 +245,19 @@ export class WidgetController {
       customerEmail: body.email,
     });
     return { data: toWidgetTicket(ticket) };
+  }
+
+  @Post('session/end')
+  @HttpCode(200)
+  @WidgetSession()
+  @ApiOperation({
+    summary: "End the visitor's session (the widget's shutdown, a shared computer)",
+    description:
+      "Logs the visitor out of its account login, and ends the session: every session token of the visitor, and its `visitor_uid` in init, stop working (401 and 404), and its sockets close. The visitor's conversations stay for the agents; the next init starts a new visitor.",
+  })
+  @ApiOkResponse({ type: SessionEndedResponseDto })
+  async endSession(@CurrentVisitor() visitor: VisitorPrincipal) {
+    await this.widget.endSession(visitor);
+    return { data: { ended: true } };
   }
 }

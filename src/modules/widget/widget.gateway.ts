@@ -25,6 +25,7 @@ import {
 } from '../realtime/socket-answers';
 import { guardSocket } from '../realtime/socket-guard';
 import { AppConfig } from '../../config/app-config';
+import { VisitorsService } from '../visitors/visitors.service';
 
 /**
  * `/widget`: a visitor's live channel, authenticated by the session token from `init` (in
@@ -44,6 +45,7 @@ export class WidgetGateway implements OnGatewayInit {
     private readonly chat: VisitorChatService,
     private readonly realtime: RealtimeService,
     private readonly config: AppConfig,
+    private readonly visitors: VisitorsService,
   ) {}
 
   afterInit(namespace: Namespace): void {
@@ -63,8 +65,12 @@ export class WidgetGateway implements OnGatewayInit {
     const token = handshakeToken(socket.handshake);
     const session = token ? this.sessions.verify(token) : undefined;
     if (!session) throw new Error('no valid session token');
-    const site = await this.sites.findActive(session.organizationId, session.siteId);
+    const [site, live] = await Promise.all([
+      this.sites.findActive(session.organizationId, session.siteId),
+      this.visitors.sessionLive(session.organizationId, session.visitorId),
+    ]);
     if (!site) throw new Error('site inactive');
+    if (!live) throw new Error('session ended');
     this.organizations.requireActiveSubscription(
       await this.organizations.get(site.organization_id),
     );

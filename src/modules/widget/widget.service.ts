@@ -6,6 +6,7 @@ import { AgentsService } from '../agents/agents.service';
 import { AccountLoginService } from '../account-login/account-login.service';
 import { WidgetSessionService } from '../auth/widget-session.service';
 import { VisitorChatService } from '../conversations/visitor-chat.service';
+import { RealtimeService } from '../realtime/realtime.service';
 import { appAllowed } from '../sites/allowed-origins';
 import { SitesService } from '../sites/sites.service';
 import { toWidgetConfig } from '../sites/widget-config.dto';
@@ -25,6 +26,7 @@ export class WidgetService {
     private readonly accountLogin: AccountLoginService,
     private readonly agents: AgentsService,
     private readonly dataSource: DataSource,
+    private readonly realtime: RealtimeService,
   ) {}
 
   /**
@@ -33,7 +35,12 @@ export class WidgetService {
    * token, in one transaction. Mobile SDKs must name an app the site allows. `country` comes from
    * the proxy's header (COUNTRY_HEADER), when one is configured.
    */
-  async init(widget: WidgetPrincipal, input: WidgetInitDto, country?: string) {
+  async init(
+    widget: WidgetPrincipal,
+    input: WidgetInitDto,
+    country?: string,
+    sessionToken?: string,
+  ) {
     if (input.platform !== undefined) {
       if (!input.app_id) {
         throw AppError.invalid('app_id', 'The app_id field is required when platform is present.');
@@ -43,20 +50,29 @@ export class WidgetService {
       }
     }
     const site = await this.sites.get(widget.organizationId, widget.siteId);
+    // The widget resumes by its signed session token, never by a bare UID from anywhere.
+    const session = sessionToken ? this.sessions.verify(sessionToken) : undefined;
+    const sessionVisitorId = session?.siteId === widget.siteId ? session.visitorId : undefined;
     const { visitor, conversationId } = await this.dataSource.transaction(async (manager) => {
-      const visitor = await this.visitors.openSession(manager, widget, input.visitor_uid, {
-        name: input.visitor_name,
-        email: input.visitor_email,
-        phone: input.visitor_phone ?? input.visitor_mobile ?? input.mobile,
-        language: input.locale,
-        country,
-        pageUrl: input.url,
-        pageTitle: input.page_title,
-        platform: input.platform,
-        appId: input.app_id,
-        appVersion: input.app_version,
-        appBuild: input.app_build,
-      });
+      const visitor = await this.visitors.openSession(
+        manager,
+        widget,
+        input.visitor_uid,
+        {
+          name: input.visitor_name,
+          email: input.visitor_email,
+          phone: input.visitor_phone ?? input.visitor_mobile ?? input.mobile,
+          language: input.locale,
+          country,
+          pageUrl: input.url,
+          pageTitle: input.page_title,
+          platform: input.platform,
+          appId: input.app_id,
+          appVersion: input.app_version,
+          appBuild: input.app_build,
+        },
+        sessionVisitorId,
+      );
       const conversationId = await this.chat.ensureOpen(
         manager,
         { ...widget, visitorId: visitor.id },
@@ -81,6 +97,19 @@ export class WidgetService {
       ),
       unread_count: await this.chat.unread({ ...widget, visitorId: visitor.id }),
     };
+  }
+
+  /**
+   * Ends the visitor's session on the server (`SupportChat('shutdown')`, a shared computer): the
+   * account login and its codes end, the visitor's tokens and UID stop working, and its sockets
+   * close on every instance. The next page load starts a new visitor.
+   */
+  async endSession(visitor: VisitorPrincipal): Promise<void> {
+    await this.dataSource.transaction(async (manager) => {
+      await this.accountLogin.endLogin(manager, visitor);
+      await this.visitors.endSession(manager, visitor.organizationId, visitor.visitorId);
+    });
+    this.realtime.disconnectVisitor(visitor.visitorId);
   }
 
   /**

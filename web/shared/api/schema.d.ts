@@ -111,7 +111,7 @@ export interface paths {
         put?: never;
         /**
          * Upload a file the agent then sends in a reply or note
-         * @description Up to ATTACHMENT_MAX_BYTES (default 10 MiB; larger is a 413). Accepted: PNG, JPEG, GIF and WebP images (checked against their leading bytes), PDF, Word, Excel, PowerPoint, OpenDocument, ZIP, plain text and CSV; anything else is a 422. The answer carries the attachment `id` to send in a message's `attachment_ids` (only the uploader may send it) and its download `url`.
+         * @description Up to ATTACHMENT_MAX_BYTES (default 10 MiB; larger is a 413). Accepted: PNG, JPEG, GIF and WebP images (checked against their leading bytes), PDF, Word, Excel, PowerPoint, OpenDocument, ZIP, plain text and CSV; anything else is a 422. The answer carries the attachment `id` to send in a message's `attachment_ids` (only the uploader may send it) and its download `url`. An organization stores at most STORAGE_QUOTA_MB_PER_ORG of attachments (413 past it).
          */
         post: operations["AttachmentUploads_agent"];
         delete?: never;
@@ -980,7 +980,7 @@ export interface paths {
         put?: never;
         /**
          * Upload a file to send in a message of this API key
-         * @description Up to ATTACHMENT_MAX_BYTES (default 10 MiB; larger is a 413). Accepted: PNG, JPEG, GIF and WebP images (checked against their leading bytes), PDF, Word, Excel, PowerPoint, OpenDocument, ZIP, plain text and CSV; anything else is a 422. The answer carries the attachment `id` to send in a message's `attachment_ids` (only the uploader may send it) and its download `url`. With `Idempotency-Key`, the same file again replays the first answer.
+         * @description Up to ATTACHMENT_MAX_BYTES (default 10 MiB; larger is a 413). Accepted: PNG, JPEG, GIF and WebP images (checked against their leading bytes), PDF, Word, Excel, PowerPoint, OpenDocument, ZIP, plain text and CSV; anything else is a 422. The answer carries the attachment `id` to send in a message's `attachment_ids` (only the uploader may send it) and its download `url`. An organization stores at most STORAGE_QUOTA_MB_PER_ORG of attachments (413 past it). With `Idempotency-Key`, the same file again replays the first answer.
          */
         post: operations["AttachmentUploads_publicApi"];
         delete?: never;
@@ -1309,7 +1309,7 @@ export interface paths {
         put?: never;
         /**
          * Book an available slot
-         * @description `scheduled_at` must be the start of an available slot, else 409 (also when another booking took it first). A given conversation of the visitor gets a system message announcing the booking. 403 when the plan has no appointments or the site has them disabled.
+         * @description `scheduled_at` must be the start of an available slot, else 409 (also when another booking took it first). A given conversation of the visitor gets a system message announcing the booking. 403 when the plan has no appointments or the site has them disabled. 429 past BOOKINGS_PER_ADDRESS_PER_HOUR from one client address, BOOKINGS_PER_SITE_PER_HOUR for the site, or BOOKINGS_UNHANDLED_PER_SITE_MAX upcoming visitor bookings no agent has handled.
          */
         post: operations["WidgetAppointments_book"];
         delete?: never;
@@ -1329,7 +1329,7 @@ export interface paths {
         put?: never;
         /**
          * Upload a file the visitor then sends in a message
-         * @description Authenticated by the session token (`Authorization: Bearer`), or by `widget_key` and `visitor_uid` in the query string (a multipart body is read after the credentials). Up to ATTACHMENT_MAX_BYTES (default 10 MiB; larger is a 413). Accepted: PNG, JPEG, GIF and WebP images (checked against their leading bytes), PDF, Word, Excel, PowerPoint, OpenDocument, ZIP, plain text and CSV; anything else is a 422. The answer carries the attachment `id` to send in a message's `attachment_ids` (only the uploader may send it) and its download `url`.
+         * @description Authenticated by the session token (`Authorization: Bearer`) only. Up to ATTACHMENT_MAX_BYTES (default 10 MiB; larger is a 413). Accepted: PNG, JPEG, GIF and WebP images (checked against their leading bytes), PDF, Word, Excel, PowerPoint, OpenDocument, ZIP, plain text and CSV; anything else is a 422. The answer carries the attachment `id` to send in a message's `attachment_ids` (only the uploader may send it) and its download `url`. A visitor holds at most VISITOR_UNSENT_UPLOADS_MAX unsent files (deleted after an hour) and uploads at most VISITOR_UPLOAD_MB_PER_HOUR, and ADDRESS_UPLOAD_MB_PER_HOUR from one client address (429 past them); an organization stores at most STORAGE_QUOTA_MB_PER_ORG (413).
          */
         post: operations["AttachmentUploads_widget"];
         delete?: never;
@@ -1446,7 +1446,7 @@ export interface paths {
         put?: never;
         /**
          * Open or resume a visitor session
-         * @description Creates the visitor (or resumes `visitor_uid`; a UID of another site is 404), makes its open conversation, and returns a session token for later calls and the Socket.IO `/widget` namespace.
+         * @description Creates the visitor (or resumes it: by a session token of this site as `Authorization: Bearer`, else by `visitor_uid`; a UID of another site, or of a session ended with `POST /api/widget/session/end`, is 404), makes its open conversation, and returns a session token for later calls and the Socket.IO `/widget` namespace.
          */
         post: operations["Widget_init"];
         delete?: never;
@@ -1550,6 +1550,26 @@ export interface paths {
          * @description Once per conversation (409 after); the latest conversation unless one is named.
          */
         post: operations["Widget_review"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/widget/session/end": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * End the visitor's session (the widget's shutdown, a shared computer)
+         * @description Logs the visitor out of its account login, and ends the session: every session token of the visitor, and its `visitor_uid` in init, stop working (401 and 404), and its sockets close. The visitor's conversations stay for the agents; the next init starts a new visitor.
+         */
+        post: operations["Widget_endSession"];
         delete?: never;
         options?: never;
         head?: never;
@@ -3682,7 +3702,10 @@ export interface components {
             /** @description The site's data lookup switch (widget_settings.data_lookup.enabled) */
             enabled: boolean;
             filter_record?: components["schemas"]["FilterRecordDto"] | null;
-            /** @default false */
+            /**
+             * @description A mailed one-time code before a visitor is logged in (default on). Off, anyone who types a customer's email address or mobile number sees that customer's records.
+             * @default true
+             */
             require_otp: boolean;
             rules?: components["schemas"]["RuleDto"][];
         };
@@ -4070,6 +4093,27 @@ export interface components {
              */
             body?: string;
         };
+        SessionEndedDto: {
+            /** @enum {boolean} */
+            ended: true;
+        };
+        SessionEndedResponseDto: {
+            /**
+             * @description HTTP status code as a string
+             * @example 200
+             */
+            code: string;
+            data: components["schemas"]["SessionEndedDto"];
+            /**
+             * Format: date-time
+             * @example 2026-11-22T10:00:00.000Z
+             */
+            datetime: string;
+            /** @example OK */
+            message: string;
+            /** @example true */
+            status: boolean;
+        };
         SetConversationLabelsDto: {
             /** @description Every label the conversation is to carry */
             label_ids: number[];
@@ -4389,8 +4433,13 @@ export interface components {
         TrustedLoginDto: {
             /** @example ada@example.com */
             email: string;
-            /** Format: uuid */
-            visitor_uid: string;
+            /** @description The visitor's id, as the widget's `ready` event gives it to the host page (instead of `visitor_uid`) */
+            visitor_id?: number;
+            /**
+             * Format: uuid
+             * @description The visitor UID from init; required unless `visitor_id` is given
+             */
+            visitor_uid?: string;
             /** @example wk_0123456789abcdefABCDEF0123456789 */
             widget_key: string;
         };
@@ -4751,8 +4800,6 @@ export interface components {
             site_id: number;
             /** @description Newest first, at most 50 */
             tickets: components["schemas"]["PanelTicketDto"][];
-            /** Format: uuid */
-            visitor_uid: string;
         };
         VisitorPanelResponseDto: {
             /**
@@ -5054,16 +5101,6 @@ export interface components {
             name?: string;
             /** @example Cannot download my invoice */
             subject: string;
-            /**
-             * Format: uuid
-             * @description The visitor UID from init; not needed with a session token
-             */
-            visitor_uid?: string;
-            /**
-             * @description The site widget key; not needed with a session token
-             * @example wk_0123456789abcdefABCDEF0123456789
-             */
-            widget_key?: string;
         };
         WidgetInitDto: {
             /** @example 241 */
@@ -5170,16 +5207,6 @@ export interface components {
             message: string;
             /** @example Ada Lovelace */
             name?: string;
-            /**
-             * Format: uuid
-             * @description The visitor UID from init; not needed with a session token
-             */
-            visitor_uid?: string;
-            /**
-             * @description The site widget key; not needed with a session token
-             * @example wk_0123456789abcdefABCDEF0123456789
-             */
-            widget_key?: string;
         };
         WidgetProfileDto: {
             /** @description Custom pre-chat fields by key */
@@ -5205,16 +5232,6 @@ export interface components {
             conversation_id: number;
             /** @description The last message id the visitor has seen */
             message_id: number;
-            /**
-             * Format: uuid
-             * @description The visitor UID from init; not needed with a session token
-             */
-            visitor_uid?: string;
-            /**
-             * @description The site widget key; not needed with a session token
-             * @example wk_0123456789abcdefABCDEF0123456789
-             */
-            widget_key?: string;
         };
         WidgetReadResponseDto: {
             /**
@@ -5245,16 +5262,6 @@ export interface components {
             /** @description One of the visitor's conversations; default the latest */
             conversation_id?: number;
             rating: number;
-            /**
-             * Format: uuid
-             * @description The visitor UID from init; not needed with a session token
-             */
-            visitor_uid?: string;
-            /**
-             * @description The site widget key; not needed with a session token
-             * @example wk_0123456789abcdefABCDEF0123456789
-             */
-            widget_key?: string;
         };
         WidgetSendMessageDto: {
             /**
@@ -5269,16 +5276,6 @@ export interface components {
              * @example Here is the invoice you asked for.
              */
             body?: string;
-            /**
-             * Format: uuid
-             * @description The visitor UID from init; not needed with a session token
-             */
-            visitor_uid?: string;
-            /**
-             * @description The site widget key; not needed with a session token
-             * @example wk_0123456789abcdefABCDEF0123456789
-             */
-            widget_key?: string;
         };
         WidgetSettingsDto: {
             appearance?: components["schemas"]["WidgetAppearanceDto"];
@@ -12491,7 +12488,11 @@ export interface operations {
                     "application/json": components["schemas"]["ValidationErrorDto"];
                 };
             };
-            /** @description Rate limit exceeded (`Too Many Attempts.`) */
+            /**
+             * @description Rate limit exceeded (`Too Many Attempts.`)
+             *
+             *     Rate limit exceeded (`Too Many Attempts.`)
+             */
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again */
@@ -12506,12 +12507,7 @@ export interface operations {
     };
     AttachmentUploads_widget: {
         parameters: {
-            query?: {
-                /** @description Without a session token */
-                visitor_uid?: unknown;
-                /** @description Without a session token */
-                widget_key?: unknown;
-            };
+            query?: never;
             header?: never;
             path?: never;
             cookie?: never;
@@ -12597,7 +12593,11 @@ export interface operations {
                     "application/json": components["schemas"]["ValidationErrorDto"];
                 };
             };
-            /** @description Rate limit exceeded (`Too Many Attempts.`) */
+            /**
+             * @description Rate limit exceeded (`Too Many Attempts.`)
+             *
+             *     Rate limit exceeded (`Too Many Attempts.`)
+             */
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again */
@@ -12906,11 +12906,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["WidgetVisitorBodyDto"];
-            };
-        };
+        requestBody?: never;
         responses: {
             200: {
                 headers: {
@@ -13166,8 +13162,6 @@ export interface operations {
     Widget_messages: {
         parameters: {
             query?: {
-                widget_key?: string;
-                visitor_uid?: string;
                 /** @description Only messages with a larger id (the last one the widget saw) */
                 after_id?: number;
             };
@@ -13682,6 +13676,96 @@ export interface operations {
             /** @description Validation failed; `errors` names each field */
             422: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorDto"];
+                };
+            };
+            /** @description Rate limit exceeded (`Too Many Attempts.`) */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+        };
+    };
+    Widget_endSession: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SessionEndedResponseDto"];
+                };
+            };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Missing or invalid credentials (`Unauthenticated.`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Subscription expired past the grace period */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Missing ability, feature not in plan, or role too low */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Not found, or owned by another organization (`Not found.`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Validation failed; `errors` names each field. Any route: a query parameter, header or body field holding a NUL character or a lone surrogate */
+            422: {
+                headers: {
+                    /** @description Requests allowed per API key and minute (RATE_LIMIT_PER_MINUTE) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {

@@ -11,7 +11,7 @@ import { useChat } from '../features/chat/use-chat';
 import { t } from '../i18n';
 import type { TableBlock } from '../../../shared/table-markup';
 import { awaitingRating, currentConversation, preChatDue } from './chat-state';
-import { startSession, type InitAnswer } from './boot';
+import { endSession, startSession, type InitAnswer } from './boot';
 import { frameParams, onHost, toHost } from './host';
 import { session } from './session';
 
@@ -55,7 +55,7 @@ export function App({ locale }: { locale: string }) {
         setProfile(answer.visitor_profile);
         const extras = answer.widget_config as WidgetExtras;
         setAgentsOnline(extras.agents_online ?? true);
-        announce(answer.visitor_uid, extras.appearance ?? {});
+        announce(answer.visitor_id, extras.appearance ?? {});
       } catch {
         if (stopped) return;
         setFailed(true);
@@ -85,8 +85,10 @@ export function App({ locale }: { locale: string }) {
             reconnect();
             break;
           case 'shutdown':
-            session.forget(frameParams.widgetKey);
-            toHost({ type: 'bye' });
+            void endSession().then(() => toHost({ type: 'bye' }));
+            break;
+          case 'session':
+            // The host page's copy of the session: read by the session store as the frame starts.
             break;
         }
       }),
@@ -170,7 +172,7 @@ export function App({ locale }: { locale: string }) {
 
   const endChat = async () => {
     try {
-      const answer = await unwrap(api.POST('/api/widget/end-chat', { body: {} }));
+      const answer = await unwrap(api.POST('/api/widget/end-chat', {}));
       chat.dispatch({ type: 'conversation', conversationId: answer.data.id, status: 'closed' });
     } catch {
       addReply(t('error.generic'));
@@ -382,9 +384,9 @@ function Header(props: {
 }
 
 /** Tells the loader the session is ready and how the launcher should look. */
-function announce(visitorUid: string, look: NonNullable<WidgetExtras['appearance']>): void {
+function announce(visitorId: number, look: NonNullable<WidgetExtras['appearance']>): void {
   document.documentElement.style.setProperty('--c', look.color ?? '#2563eb');
-  toHost({ type: 'ready', visitor_uid: visitorUid });
+  toHost({ type: 'ready', visitor_id: visitorId });
   toHost({
     type: 'config',
     color: look.color ?? '#2563eb',

@@ -1,33 +1,26 @@
-import { api, ApiError, setSessionToken, unwrap } from '../api/client';
+import { api, setSessionToken, unwrap } from '../api/client';
 import { frameParams } from './host';
 import { session } from './session';
 
 export type InitAnswer = Awaited<ReturnType<typeof requestInit>>;
 
-function requestInit(body: Parameters<typeof initBody>[0] & { visitor_uid?: string }) {
-  return unwrap(api.POST('/api/widget/init', { body: initBody(body) }));
-}
-
-function initBody(extra: {
-  name?: string;
-  email?: string;
-  phone?: string;
-  visitor_uid?: string;
-  locale: string;
-}) {
-  return {
-    widget_key: frameParams.widgetKey,
-    locale: extra.locale,
-    ...(extra.visitor_uid ? { visitor_uid: extra.visitor_uid } : {}),
-    ...(extra.name ? { visitor_name: extra.name.slice(0, 255) } : {}),
-    ...(extra.email ? { visitor_email: extra.email.slice(0, 255) } : {}),
-    ...(extra.phone ? { visitor_phone: extra.phone.slice(0, 50) } : {}),
-  };
+function requestInit(extra: { name?: string; email?: string; phone?: string; locale: string }) {
+  return unwrap(
+    api.POST('/api/widget/init', {
+      body: {
+        widget_key: frameParams.widgetKey,
+        locale: extra.locale,
+        ...(extra.name ? { visitor_name: extra.name.slice(0, 255) } : {}),
+        ...(extra.email ? { visitor_email: extra.email.slice(0, 255) } : {}),
+        ...(extra.phone ? { visitor_phone: extra.phone.slice(0, 50) } : {}),
+      },
+    }),
+  );
 }
 
 /**
- * Opens (or resumes, with the stored `visitor_uid`) the visitor's session. A stored uid the
- * service no longer knows starts a fresh visitor instead of failing.
+ * Opens the visitor's session, or resumes it with the stored session token (sent as the bearer
+ * token: the server resumes its visitor while the session lives, else starts a new one).
  */
 export async function startSession(extra: {
   locale: string;
@@ -35,16 +28,24 @@ export async function startSession(extra: {
   email?: string;
   phone?: string;
 }): Promise<InitAnswer> {
-  const stored = session.visitorUid(frameParams.widgetKey);
-  let answer: InitAnswer;
-  try {
-    answer = await requestInit({ ...extra, visitor_uid: stored });
-  } catch (error) {
-    if (!stored || !(error instanceof ApiError) || ![404, 422].includes(error.status)) throw error;
-    session.forget(frameParams.widgetKey);
-    answer = await requestInit(extra);
-  }
-  session.saveVisitorUid(frameParams.widgetKey, answer.visitor_uid);
+  await session.ready();
+  setSessionToken(session.token(frameParams.widgetKey) ?? '');
+  const answer = await requestInit(extra);
+  session.saveToken(frameParams.widgetKey, answer.session_token);
   setSessionToken(answer.session_token);
   return answer;
+}
+
+/**
+ * Ends the visitor's session on the server (its account login too) and forgets it here: the
+ * widget's `shutdown`, for a shared computer. The local copy goes even when the server is away.
+ */
+export async function endSession(): Promise<void> {
+  try {
+    await unwrap(api.POST('/api/widget/session/end', {}));
+  } catch {
+    // Forgotten here all the same; the token lapses on its own.
+  }
+  session.forget(frameParams.widgetKey);
+  setSessionToken('');
 }

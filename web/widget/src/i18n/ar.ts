@@ -69,12 +69,16 @@ const catalog: Catalog = {
   'booking.submit': 'احجز',
   'booking.confirmed': 'تم الحجز: {when}',
   'booking.unavailable': 'الحجز غير متاح الآن.',
+  'booking.too_many':
+    'تم إجراء حجوزات كثيرة من هنا مؤخرًا. يُرجى المحاولة بعد ساعة أو مراسلتنا في المحادثة.',
   'error.generic': 'حدث خطأ ما. يرجى المحاولة مرة أخرى.',
   'attach.add': 'إرفاق ملف',
   'attach.download': 'تنزيل {name}',
   'attach.remove': 'إزالة {name}',
   'attach.uploading': 'جارٍ الرفع…',
   'attach.too_big': '{name} كبير جدًا (10 ميغابايت كحد أقصى).',
+  'attach.too_many': 'لقد أرسلت ملفات كثيرة في الوقت الحالي. يُرجى المحاولة بعد ساعة.',
+  'attach.storage_full': 'لا يمكن استلام الملفات الآن. يُرجى وصف المشكلة في رسالة بدلًا من ذلك.',
 };
 
 export default catalog;

@@ -70,12 +70,18 @@ const catalog: Catalog = {
   'booking.submit': 'Buchen',
   'booking.confirmed': 'Gebucht: {when}',
   'booking.unavailable': 'Buchungen sind gerade nicht möglich.',
+  'booking.too_many':
+    'Von hier wurden gerade zu viele Termine gebucht. Bitte versuchen Sie es in einer Stunde erneut oder schreiben Sie uns im Chat.',
   'error.generic': 'Etwas ist schiefgelaufen. Bitte versuchen Sie es erneut.',
   'attach.add': 'Datei anhängen',
   'attach.download': '{name} herunterladen',
   'attach.remove': '{name} entfernen',
   'attach.uploading': 'Wird hochgeladen…',
   'attach.too_big': '{name} ist zu groß (höchstens 10 MB).',
+  'attach.too_many':
+    'Sie haben vorerst zu viele Dateien gesendet. Bitte versuchen Sie es in einer Stunde erneut.',
+  'attach.storage_full':
+    'Dateien können gerade nicht angenommen werden. Bitte beschreiben Sie das Problem stattdessen in einer Nachricht.',
 };
 
 export default catalog;

@@ -67,12 +67,17 @@ export const en = {
   'booking.submit': 'Book',
   'booking.confirmed': 'Booked: {when}',
   'booking.unavailable': 'Booking is not available right now.',
+  'booking.too_many':
+    'Too many bookings have been made from here just now. Please try again in an hour, or write to us in the chat.',
   'error.generic': 'Something went wrong. Please try again.',
   'attach.add': 'Attach a file',
   'attach.download': 'Download {name}',
   'attach.remove': 'Remove {name}',
   'attach.uploading': 'Uploading…',
   'attach.too_big': '{name} is too large (at most 10 MB).',
+  'attach.too_many': 'You have sent too many files for now. Please try again in an hour.',
+  'attach.storage_full':
+    'Files cannot be received right now. Please describe the problem in a message instead.',
 };
 
 export type MessageKey = keyof typeof en;

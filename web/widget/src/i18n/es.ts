@@ -69,12 +69,17 @@ const catalog: Catalog = {
   'booking.submit': 'Reservar',
   'booking.confirmed': 'Reservado: {when}',
   'booking.unavailable': 'Las reservas no están disponibles ahora.',
+  'booking.too_many':
+    'Se han hecho demasiadas reservas desde aquí hace poco. Inténtalo de nuevo dentro de una hora o escríbenos en el chat.',
   'error.generic': 'Algo salió mal. Inténtalo de nuevo.',
   'attach.add': 'Adjuntar un archivo',
   'attach.download': 'Descargar {name}',
   'attach.remove': 'Quitar {name}',
   'attach.uploading': 'Subiendo…',
   'attach.too_big': '{name} es demasiado grande (máximo 10 MB).',
+  'attach.too_many':
+    'Has enviado demasiados archivos por ahora. Inténtalo de nuevo dentro de una hora.',
+  'attach.storage_full': 'Ahora no podemos recibir archivos. Describe el problema en un mensaje.',
 };
 
 export default catalog;

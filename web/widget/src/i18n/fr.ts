@@ -69,12 +69,17 @@ const catalog: Catalog = {
   'booking.submit': 'Réserver',
   'booking.confirmed': 'Réservé : {when}',
   'booking.unavailable': 'La réservation n’est pas disponible pour le moment.',
+  'booking.too_many':
+    'Trop de rendez-vous ont été pris d’ici récemment. Réessayez dans une heure ou écrivez-nous dans le chat.',
   'error.generic': 'Une erreur est survenue. Veuillez réessayer.',
   'attach.add': 'Joindre un fichier',
   'attach.download': 'Télécharger {name}',
   'attach.remove': 'Retirer {name}',
   'attach.uploading': 'Envoi du fichier…',
   'attach.too_big': '{name} est trop volumineux (10 Mo au maximum).',
+  'attach.too_many': 'Vous avez envoyé trop de fichiers pour le moment. Réessayez dans une heure.',
+  'attach.storage_full':
+    'Les fichiers ne peuvent pas être reçus pour le moment. Décrivez plutôt le problème dans un message.',
 };
 
 export default catalog;

@@ -69,12 +69,17 @@ const catalog: Catalog = {
   'booking.submit': 'Agendar',
   'booking.confirmed': 'Agendado: {when}',
   'booking.unavailable': 'O agendamento não está disponível agora.',
+  'booking.too_many':
+    'Foram feitos muitos agendamentos a partir daqui há pouco. Tente novamente daqui a uma hora ou escreva-nos no chat.',
   'error.generic': 'Algo deu errado. Tente novamente.',
   'attach.add': 'Anexar um arquivo',
   'attach.download': 'Baixar {name}',
   'attach.remove': 'Remover {name}',
   'attach.uploading': 'Enviando arquivo…',
   'attach.too_big': '{name} é grande demais (no máximo 10 MB).',
+  'attach.too_many': 'Você enviou arquivos demais por enquanto. Tente novamente daqui a uma hora.',
+  'attach.storage_full':
+    'Não é possível receber arquivos agora. Descreva o problema em uma mensagem.',
 };
 
 export default catalog;

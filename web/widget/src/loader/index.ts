@@ -27,7 +27,7 @@ function boot(script: HTMLScriptElement): void {
   if (!/^wk_\w+$/.test(key)) return;
 
   const handlers: Record<string, Handler[]> = {};
-  let readyData: { visitor_uid: string } | undefined;
+  let readyData: { visitor_id: number } | undefined;
   let open = false;
   let hello = false;
   let frame: HTMLIFrameElement | undefined;
@@ -78,10 +78,7 @@ function boot(script: HTMLScriptElement): void {
     const params = new URLSearchParams({ widget_key: key, origin: location.origin });
     const locale = script.getAttribute('data-locale');
     if (locale) params.set('locale', locale);
-    // The host page's copy of the frame's session, for browsers that refuse the frame storage;
-    // in the fragment, so it never reaches a server log.
-    const copy = JSON.stringify(stored);
-    frame.src = `${service}/widget/frame.html?${params.toString()}${copy === '{}' ? '' : `#${encodeURIComponent(copy)}`}`;
+    frame.src = `${service}/widget/frame.html?${params.toString()}`;
     box.appendChild(frame);
     helloTimer = setTimeout(() => {
       if (!hello) remove();
@@ -116,10 +113,13 @@ function boot(script: HTMLScriptElement): void {
       case 'hello':
         hello = true;
         clearTimeout(helloTimer);
+        // The host page's copy of the frame's session (browsers that refuse the frame storage),
+        // only to the frame this page made, never in its address.
+        post({ type: 'session', values: stored });
         for (const message of pending.splice(0)) post(message);
         break;
       case 'ready':
-        readyData = { visitor_uid: data.visitor_uid };
+        readyData = { visitor_id: data.visitor_id };
         emit('ready', readyData);
         break;
       case 'config':
@@ -182,9 +182,10 @@ function boot(script: HTMLScriptElement): void {
         setOpen(!open);
         break;
       case 'shutdown':
+        // The frame ends the session on the server, then says bye; removed anyway after 5 s.
         if (frame && hello) {
           post({ type: 'shutdown' });
-          setTimeout(remove, 1000);
+          setTimeout(remove, 5000);
         } else remove();
         delete win.SupportChat;
         break;

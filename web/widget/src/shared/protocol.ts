@@ -11,7 +11,7 @@ export interface MessageSummary {
 
 export type FrameToHost =
   | { type: 'hello' }
-  | { type: 'ready'; visitor_uid: string }
+  | { type: 'ready'; visitor_id: number }
   | {
       type: 'config';
       color: string;
@@ -27,6 +27,8 @@ export type FrameToHost =
   | { type: 'bye' };
 
 export type HostToFrame =
+  /** The host page's copy of the frame's session, sent once in answer to the frame's hello. */
+  | { type: 'session'; values: Record<string, string> }
   | { type: 'open' }
   | { type: 'close' }
   | { type: 'shutdown' }

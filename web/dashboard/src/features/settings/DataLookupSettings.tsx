@@ -30,7 +30,7 @@ const EMPTY: Settings = {
   enabled: false,
   connection: { driver: 'postgres', url: '' },
   account: { table: '', key_column: '', lookup_columns: [], email_column: null, name_column: null },
-  require_otp: false,
+  require_otp: true,
   filter_record: null,
   rules: [],
 };
@@ -153,10 +153,15 @@ function DataLookupForm({ siteId, saved }: { siteId: number; saved: Settings | n
             />
             <Switch
               label={t('settings.lookup.requireOtp')}
-              checked={form.require_otp ?? false}
+              checked={form.require_otp ?? true}
               onChange={(e) => setForm({ ...form, require_otp: e.currentTarget.checked })}
             />
           </Group>
+          {form.require_otp === false && (
+            <Alert color="orange" title={t('settings.lookup.noOtpTitle')} role="alert">
+              {t('settings.lookup.noOtpWarning')}
+            </Alert>
+          )}
           <SimpleGrid cols={{ base: 1, sm: 3 }}>
             <Select
               label={t('settings.lookup.driver')}

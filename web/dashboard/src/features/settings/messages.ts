@@ -251,6 +251,9 @@ export const settingsMessages = {
   'settings.lookup.connection': 'Connection',
   'settings.lookup.enabled': 'Data lookup on',
   'settings.lookup.requireOtp': 'Require a mailed code before showing records',
+  'settings.lookup.noOtpTitle': "Anyone who knows a customer's email address can log in as them",
+  'settings.lookup.noOtpWarning':
+    "Without a mailed code, a visitor who types a customer's email address or mobile number is logged in to that account and sees its records. Turn this off only if those records are not private, or if your site logs visitors in with trusted login instead.",
   'settings.lookup.driver': 'Database',
   'settings.lookup.url': 'Connection URL',
   'settings.lookup.urlHint':

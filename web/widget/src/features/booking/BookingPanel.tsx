@@ -98,6 +98,10 @@ export default function BookingPanel(props: { profile: VisitorProfile; conversat
       );
       setDone(answer.appointment.formatted);
     } catch (failure) {
+      if (failure instanceof ApiError && failure.status === 429) {
+        setError(t('booking.too_many'));
+        return;
+      }
       const fields = failure instanceof ApiError ? Object.values(failure.fieldErrors()) : [];
       setError(fields[0] ?? (failure instanceof ApiError ? failure.message : t('error.generic')));
     }

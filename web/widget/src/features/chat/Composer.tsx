@@ -46,7 +46,7 @@ export function Composer(props: {
         const answer = await uploadAttachment(file);
         setFiles((current) => [...current, answer.data].slice(0, 10));
       } catch (failure) {
-        setError(failure instanceof ApiError ? failure.message : t('error.generic'));
+        setError(uploadRefusal(failure));
       } finally {
         setUploading((n) => n - 1);
       }
@@ -131,4 +131,12 @@ export function Composer(props: {
       </div>
     </form>
   );
+}
+
+/** What the visitor reads when an upload is refused: the quotas in the catalog's words. */
+function uploadRefusal(failure: unknown): string {
+  if (!(failure instanceof ApiError)) return t('error.generic');
+  if (failure.status === 429) return t('attach.too_many');
+  if (failure.status === 413) return t('attach.storage_full');
+  return failure.message;
 }
