@@ -96,7 +96,7 @@ export function operationsOf(document: FuzzDocument): Operation[] {
 export function isDisruptive(operation: Operation): boolean {
   return (
     operation.method === 'DELETE' ||
-    /(logout|password|secret|revoke|rotate|leave)/i.test(operation.template)
+    /(logout|password|secret|revoke|rotate|leave|session\/end)/i.test(operation.template)
   );
 }
 
