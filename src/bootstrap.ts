@@ -10,7 +10,7 @@ import { answerUnparsableRequests } from './common/http/client-error';
 import { buildOpenApiDocument } from './common/openapi/document';
 import cors from 'cors';
 import { httpLogger } from './common/logging/http-logger';
-import { LeanIoAdapter } from './modules/realtime/lean-io.adapter';
+import { LeanIoAdapter, type SocketTransport } from './modules/realtime/lean-io.adapter';
 import { RedisIoAdapter } from './modules/realtime/redis-io.adapter';
 import { PinoNestLogger } from './common/logging/logger';
 import { AppConfig } from './config/app-config';
@@ -49,12 +49,13 @@ export async function createApp(
   // against the site's allowed domains (403), so the reflected origin grants nothing by itself.
   app.use('/api/widget', cors({ origin: true, maxAge: 600 }));
   if (!preview) answerUnparsableRequests(app.getHttpServer());
+  const transports = options.env.SOCKET_TRANSPORTS.split(',') as SocketTransport[];
   if (options.env.REDIS_URL && !preview) {
-    const adapter = new RedisIoAdapter(app, options.env.REDIS_URL);
+    const adapter = new RedisIoAdapter(app, options.env.REDIS_URL, transports);
     await adapter.connect();
     app.useWebSocketAdapter(adapter);
   } else if (!preview) {
-    app.useWebSocketAdapter(new LeanIoAdapter(app));
+    app.useWebSocketAdapter(new LeanIoAdapter(app, transports));
   }
   app.useBodyParser('json', { limit: options.env.BODY_LIMIT });
   if (!preview) mountBrowserApps(app);

@@ -244,6 +244,14 @@ export class Environment {
   @Min(1)
   BOOKINGS_PER_VISITOR_MAX = 3;
 
+  /**
+   * Socket.IO transports the server accepts: `websocket,polling` (default) or `websocket`. With
+   * several instances behind a load balancer without sticky sessions, `websocket` only: a
+   * long-polling session's requests must all reach the instance that opened it.
+   */
+  @IsIn(['websocket,polling', 'websocket'])
+  SOCKET_TRANSPORTS: 'websocket,polling' | 'websocket' = 'websocket,polling';
+
   /** Largest accepted JSON request body. */
   @Transform(emptyToUndefined)
   @Matches(/^\d+(b|kb|mb)$/i, { message: 'must be a size such as 100kb or 1mb' })
