@@ -252,6 +252,15 @@ export class Environment {
   @IsIn(['websocket,polling', 'websocket'])
   SOCKET_TRANSPORTS: 'websocket,polling' | 'websocket' = 'websocket,polling';
 
+  /**
+   * The bearer token `GET /metrics` requires. Unset (default): the route answers 404 and no
+   * metric is counted.
+   */
+  @Transform(emptyToUndefined)
+  @IsOptional()
+  @Matches(/^\S{16,}$/, { message: 'must be at least 16 characters without spaces' })
+  METRICS_TOKEN?: string;
+
   /** Largest accepted JSON request body. */
   @Transform(emptyToUndefined)
   @Matches(/^\d+(b|kb|mb)$/i, { message: 'must be a size such as 100kb or 1mb' })
