@@ -28,6 +28,7 @@ import { WidgetModule } from './modules/widget/widget.module';
 import { WebModule } from './modules/web/web.module';
 import { HealthModule } from './modules/health/health.module';
 import { MetricsModule } from './modules/metrics/metrics.module';
+import { PlatformModule } from './modules/platform/platform.module';
 import { IdempotencyModule } from './modules/idempotency/idempotency.module';
 import { OutboxWorkersModule } from './modules/outbox/outbox-workers.module';
 import { TicketsModule } from './modules/tickets/tickets.module';
@@ -60,6 +61,7 @@ export class AppModule {
         OutboxWorkersModule,
         HealthModule,
         MetricsModule,
+        PlatformModule,
         DocsModule,
         AuthModule,
         AttachmentsModule,

@@ -261,6 +261,17 @@ export class Environment {
   @Matches(/^\S{16,}$/, { message: 'must be at least 16 characters without spaces' })
   METRICS_TOKEN?: string;
 
+  /**
+   * Platform administrators: comma-separated login addresses (besides those granted with
+   * `npm run cli -- admin:grant <email>`). They reach `/api/platform/...` and the Admin area.
+   */
+  @Transform(emptyToUndefined)
+  @IsOptional()
+  @Matches(/^[^\s@,]+@[^\s@,]+(\s*,\s*[^\s@,]+@[^\s@,]+)*$/, {
+    message: 'must be comma-separated email addresses',
+  })
+  PLATFORM_ADMIN_EMAILS?: string;
+
   /** Largest accepted JSON request body. */
   @Transform(emptyToUndefined)
   @Matches(/^\d+(b|kb|mb)$/i, { message: 'must be a size such as 100kb or 1mb' })

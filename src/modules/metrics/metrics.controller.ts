@@ -1,5 +1,5 @@
 import { Controller, Get, Headers, Res } from '@nestjs/common';
-import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { Public } from '../../common/auth/auth.decorators';
 import { ApiErrors } from '../../common/openapi/api-errors.decorator';
@@ -12,6 +12,7 @@ export class MetricsController {
   constructor(private readonly metrics: MetricsService) {}
 
   @Get('metrics')
+  @ApiBearerAuth('metrics_token')
   @ApiOperation({
     summary: 'Prometheus metrics of this instance',
     description:
