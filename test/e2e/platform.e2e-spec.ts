@@ -97,6 +97,11 @@ describe('platform administration', () => {
 
   it('admits a login named in PLATFORM_ADMIN_EMAILS, and one granted by `admin:grant`', async () => {
     await request(app.url).get('/api/platform/organizations').set(as(listedAdmin)).expect(200);
+    // The dashboard shows its Admin entry from `platform_admin`.
+    const me = await request(app.url).get('/api/agent/me').set(as(listedAdmin)).expect(200);
+    expect(me.body.platform_admin).toBe(true);
+    const notMe = await request(app.url).get('/api/agent/me').set(as(customer)).expect(200);
+    expect(notMe.body.platform_admin).toBe(false);
 
     const email = uniqueEmail('granted');
     grantedAdmin = await registerWith(app.url, email, 'Granted Operator');

@@ -3607,6 +3607,8 @@ export interface components {
             /** @example OK */
             message: string;
             organization: components["schemas"]["OrganizationDto"];
+            /** @description Whether this login is a platform administrator (the dashboard shows Admin) */
+            platform_admin: boolean;
             /** @example true */
             status: boolean;
             user: components["schemas"]["AgentDto"];
