@@ -1,23 +1,34 @@
 # syntax=docker/dockerfile:1
-# Build stage: full dependencies, compile TypeScript.
-FROM node:20-bookworm-slim AS build
+# The service and both browser apps (the widget and the dashboard) on Node.js 24, the current LTS.
+# test/e2e/containers.e2e-spec.ts checks this recipe without an engine: every file it copies
+# exists, its build commands pass in a scratch copy holding only those files, and what they build
+# starts with NODE_ENV=production and serves /, /widget.js and /health/ready. Keep one command per
+# RUN line: the test runs them one by one.
+
+# Build stage: every dependency, compile the service, build the browser apps, drop dev packages.
+FROM node:24-bookworm-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci --no-audit --no-fund
 COPY tsconfig.json tsconfig.build.json nest-cli.json ormconfig.ts ./
 COPY src ./src
-RUN npm run build && npm prune --omit=dev
+COPY web ./web
+COPY scripts ./scripts
+RUN npm run build
+RUN npm run build:web
+RUN npm prune --omit=dev --no-audit --no-fund
 
-# Runtime stage: production dependencies and compiled code only, as an unprivileged user.
-FROM node:20-bookworm-slim AS runtime
+# Runtime stage: production dependencies, the compiled service and the built apps (dist/web),
+# as an unprivileged user.
+FROM node:24-bookworm-slim AS runtime
 ENV NODE_ENV=production PORT=3000 HOST=0.0.0.0 DATA_DIR=/data
 WORKDIR /app
-RUN groupadd --system app && useradd --system --gid app --home /app app \
+RUN groupadd --system --gid 10001 app && useradd --system --uid 10001 --gid app --home /app app \
   && mkdir -p /data && chown app:app /data
 COPY --from=build --chown=app:app /app/package.json ./
 COPY --from=build --chown=app:app /app/node_modules ./node_modules
 COPY --from=build --chown=app:app /app/dist ./dist
-USER app
+USER 10001:10001
 EXPOSE 3000
 VOLUME ["/data"]
 HEALTHCHECK --interval=15s --timeout=3s --start-period=60s --retries=3 \

@@ -1,6 +1,7 @@
 import { type DynamicModule, Module } from '@nestjs/common';
 import { APP_FILTER, APP_GUARD, APP_PIPE } from '@nestjs/core';
 import { CryptoModule } from './common/crypto/crypto.module';
+import { MetricsRegistryModule } from './common/metrics/metrics.module';
 import { AllExceptionsFilter } from './common/errors/all-exceptions.filter';
 import { ResponseShapeGuard } from './common/http/response-shape.guard';
 import { createValidationPipe } from './common/http/validation.pipe';
@@ -26,6 +27,8 @@ import { WebhooksModule } from './modules/webhooks/webhooks.module';
 import { WidgetModule } from './modules/widget/widget.module';
 import { WebModule } from './modules/web/web.module';
 import { HealthModule } from './modules/health/health.module';
+import { MetricsModule } from './modules/metrics/metrics.module';
+import { PlatformModule } from './modules/platform/platform.module';
 import { IdempotencyModule } from './modules/idempotency/idempotency.module';
 import { OutboxWorkersModule } from './modules/outbox/outbox-workers.module';
 import { TicketsModule } from './modules/tickets/tickets.module';
@@ -54,8 +57,11 @@ export class AppModule {
         QueueModule.forRoot({ connection: queueConnection(env.REDIS_URL, database.url) }),
         RateLimitModule,
         CryptoModule,
+        MetricsRegistryModule,
         OutboxWorkersModule,
         HealthModule,
+        MetricsModule,
+        PlatformModule,
         DocsModule,
         AuthModule,
         AttachmentsModule,

@@ -10,7 +10,9 @@ import { answerUnparsableRequests } from './common/http/client-error';
 import { buildOpenApiDocument } from './common/openapi/document';
 import cors from 'cors';
 import { httpLogger } from './common/logging/http-logger';
-import { LeanIoAdapter } from './modules/realtime/lean-io.adapter';
+import { MetricsRegistry } from './common/metrics/metrics-registry';
+import { requestObserver } from './common/metrics/request-observer';
+import { LeanIoAdapter, type SocketTransport } from './modules/realtime/lean-io.adapter';
 import { RedisIoAdapter } from './modules/realtime/redis-io.adapter';
 import { PinoNestLogger } from './common/logging/logger';
 import { AppConfig } from './config/app-config';
@@ -57,17 +59,19 @@ export async function createApp(
   // Whether X-Forwarded-For names the client (rate limits per address) is the operator's call:
   // believed from anyone, it lets a client pick its own address.
   app.set('trust proxy', new AppConfig(options.env).trustProxy);
-  app.use(httpLogger(logger));
+  // One histogram observation per request, and only with METRICS_TOKEN set (`/metrics`).
+  app.use(httpLogger(logger, preview ? undefined : requestObserver(app.get(MetricsRegistry))));
   // Browsers call the widget API from the sites that embed it; the guard then checks the origin
   // against the site's allowed domains (403), so the reflected origin grants nothing by itself.
   app.use('/api/widget', cors({ origin: true, maxAge: 600 }));
   if (!preview) answerUnparsableRequests(app.getHttpServer());
+  const transports = options.env.SOCKET_TRANSPORTS.split(',') as SocketTransport[];
   if (options.env.REDIS_URL && !preview) {
-    const adapter = new RedisIoAdapter(app, options.env.REDIS_URL);
+    const adapter = new RedisIoAdapter(app, options.env.REDIS_URL, transports);
     await adapter.connect();
     app.useWebSocketAdapter(adapter);
   } else if (!preview) {
-    app.useWebSocketAdapter(new LeanIoAdapter(app));
+    app.useWebSocketAdapter(new LeanIoAdapter(app, transports));
   }
   app.useBodyParser('json', { limit: options.env.BODY_LIMIT });
   if (!preview) mountBrowserApps(app);

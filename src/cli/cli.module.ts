@@ -6,6 +6,7 @@ import { DatabaseModule } from '../database/database.module';
 import { AgentsModule } from '../modules/agents/agents.module';
 import { ApiKeysModule } from '../modules/api-keys/api-keys.module';
 import { OrganizationsModule } from '../modules/organizations/organizations.module';
+import { PlatformModule } from '../modules/platform/platform.module';
 import { SitesModule } from '../modules/sites/sites.module';
 
 /**
@@ -26,6 +27,7 @@ export class CliModule {
         AgentsModule,
         SitesModule,
         ApiKeysModule,
+        PlatformModule,
       ],
     };
   }

@@ -5,6 +5,8 @@
  *   org:plan <organization_id> <free|pro|business>
  *   org:subscription <organization_id> <ISO date|none>
  *   secrets:rotate      re-seals every stored secret under SECRETS_KEY (see README, "Secrets")
+ *   admin:grant <email>   makes that login a platform administrator (also before it exists)
+ *   admin:revoke <email>  takes it back (PLATFORM_ADMIN_EMAILS is not changed by this)
  *
  * It uses DATABASE_URL, or the embedded database in DATA_DIR (the running app's server when the
  * app is up, otherwise one started for the command and stopped after it).
@@ -24,6 +26,7 @@ import { runMigrations } from '../database/migrate';
 import { AgentsService } from '../modules/agents/agents.service';
 import { ApiKeysService } from '../modules/api-keys/api-keys.service';
 import { OrganizationsService } from '../modules/organizations/organizations.service';
+import { PlatformAdminsService } from '../modules/platform/platform-admins.service';
 import { PLANS, type Plan } from '../modules/organizations/plans';
 import { SitesService } from '../modules/sites/sites.service';
 import { CliModule } from './cli.module';
@@ -47,7 +50,7 @@ async function main(): Promise<void> {
     process.stdout.write(
       'commands:\n  org:create --name <organization> --email <owner email> [--owner-name <name>] [--password <pw>] [--json]\n' +
         '  org:plan <organization_id> <free|pro|business>\n  org:subscription <organization_id> <ISO date|none>\n' +
-        '  secrets:rotate\n',
+        '  secrets:rotate\n  admin:grant <email>\n  admin:revoke <email>\n',
     );
     return;
   }
@@ -160,6 +163,25 @@ async function run(
             `API key (every ability; shown once): ${plainText}`,
             '',
           ].join('\n'),
+        );
+      }
+      return;
+    }
+    case 'admin:grant':
+    case 'admin:revoke': {
+      const [email] = args;
+      if (!email || !/^[^\s@]+@[^\s@]+$/.test(email))
+        throw new UsageError(`${command} needs the login's email address`);
+      const admins = app.get(PlatformAdminsService);
+      if (command === 'admin:grant') {
+        const granted = await admins.grant(email);
+        process.stdout.write(
+          `${email.toLowerCase()} ${granted ? 'is now' : 'was already'} a platform administrator\n`,
+        );
+      } else {
+        const revoked = await admins.revoke(email);
+        process.stdout.write(
+          `${email.toLowerCase()} ${revoked ? 'is no longer' : 'was not'} a platform administrator (by grant)\n`,
         );
       }
       return;

@@ -304,6 +304,34 @@ export class Environment {
   @Min(1)
   STORAGE_QUOTA_MB_PER_ORG = 1024;
 
+  /**
+   * Socket.IO transports the server accepts: `websocket,polling` (default) or `websocket`. With
+   * several instances behind a load balancer without sticky sessions, `websocket` only: a
+   * long-polling session's requests must all reach the instance that opened it.
+   */
+  @IsIn(['websocket,polling', 'websocket'])
+  SOCKET_TRANSPORTS: 'websocket,polling' | 'websocket' = 'websocket,polling';
+
+  /**
+   * The bearer token `GET /metrics` requires. Unset (default): the route answers 404 and no
+   * metric is counted.
+   */
+  @Transform(emptyToUndefined)
+  @IsOptional()
+  @Matches(/^\S{16,}$/, { message: 'must be at least 16 characters without spaces' })
+  METRICS_TOKEN?: string;
+
+  /**
+   * Platform administrators: comma-separated login addresses (besides those granted with
+   * `npm run cli -- admin:grant <email>`). They reach `/api/platform/...` and the Admin area.
+   */
+  @Transform(emptyToUndefined)
+  @IsOptional()
+  @Matches(/^[^\s@,]+@[^\s@,]+(\s*,\s*[^\s@,]+@[^\s@,]+)*$/, {
+    message: 'must be comma-separated email addresses',
+  })
+  PLATFORM_ADMIN_EMAILS?: string;
+
   /** Largest accepted JSON request body. */
   @Transform(emptyToUndefined)
   @Matches(/^\d+(b|kb|mb)$/i, { message: 'must be a size such as 100kb or 1mb' })

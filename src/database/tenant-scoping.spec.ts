@@ -8,7 +8,10 @@ import path from 'node:path';
  */
 const SRC = path.resolve(__dirname, '..');
 
-/** Worker repositories (by id alone, across organizations) and the only files that may use them. */
+/**
+ * Worker repositories (by id alone, across organizations) and the only files that may use them;
+ * the platform console's is one too.
+ */
 const WORKER_REPOSITORIES: Record<string, string[]> = {
   'modules/webhooks/webhook-delivery.repository.ts': [
     'modules/webhooks/webhook-deliverer.ts',
@@ -26,6 +29,17 @@ const WORKER_REPOSITORIES: Record<string, string[]> = {
   'common/crypto/sealed-values-maintenance.repository.ts': [
     'common/crypto/secret-box.service.ts',
     'common/crypto/crypto.module.ts',
+  ],
+  // The platform console reads across organizations by design (its administrators see them
+  // all); only the platform module's own services use it, behind @PlatformAdmin() or the CLI.
+  'modules/platform/platform.repository.ts': [
+    'modules/platform/platform.module.ts',
+    'modules/platform/platform.controller.ts',
+    'modules/platform/platform.dto.ts',
+    'modules/platform/platform-admins.service.ts',
+    'modules/platform/platform-organizations.service.ts',
+    'modules/platform/platform-queues.service.ts',
+    'modules/platform/instance-heartbeat.ts',
   ],
 };
 

@@ -64,13 +64,17 @@ export const LOOSE_LIMITS: Record<string, string> = {
 /**
  * Starts the compiled service (`dist/src/main.js`, what `npm start` runs) as a child process, on a
  * free port, and resolves once it listens. The tests then talk HTTP to it like any client.
+ * `where` starts another build of it (the container recipe's, in a scratch directory).
  */
-export async function startApp(env: Record<string, string | undefined>): Promise<AppProcess> {
+export async function startApp(
+  env: Record<string, string | undefined>,
+  where: { cwd: string; script: string } = { cwd: ROOT, script: 'dist/src/main.js' },
+): Promise<AppProcess> {
   const child: ChildProcessWithoutNullStreams = spawn(
     process.execPath,
-    [path.join(ROOT, 'dist', 'src', 'main.js')],
+    [path.resolve(where.cwd, where.script)],
     {
-      cwd: ROOT,
+      cwd: where.cwd,
       env: {
         PATH: process.env.PATH,
         HOME: process.env.HOME,

@@ -39,6 +39,20 @@ export const Agent = ({
     ApiErrors(401, 403),
   );
 
+/**
+ * A platform administrator (DESIGN section 13): a logged-in agent (bearer token or session cookie,
+ * with the cookie's cross-site rules) whose address is in PLATFORM_ADMIN_EMAILS or was granted by
+ * `npm run cli -- admin:grant`. Anyone else, logged in or not, gets the 404 of an unknown address:
+ * the console's existence is not advertised.
+ */
+export const PlatformAdmin = () =>
+  applyDecorators(
+    declare({ kind: 'platform_admin' }),
+    ApiBearerAuth('agent_token'),
+    ApiCookieAuth('agent_cookie'),
+    ApiErrors(404),
+  );
+
 /** An organization API key (`Authorization: Bearer` or `X-Service-Key`) holding `ability`. */
 export const ApiKey = (ability?: Ability) =>
   applyDecorators(

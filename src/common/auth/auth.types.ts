@@ -20,7 +20,8 @@ export type AuthDeclaration =
   | { kind: 'public' }
   | { kind: 'agent'; role: 'agent' | 'admin'; multipart?: boolean }
   | { kind: 'api_key'; ability?: Ability }
-  | { kind: 'widget'; visitor: boolean; sessionOnly?: boolean };
+  | { kind: 'widget'; visitor: boolean; sessionOnly?: boolean }
+  | { kind: 'platform_admin' };
 
 export interface AgentPrincipal {
   userId: string;

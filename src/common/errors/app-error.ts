@@ -5,6 +5,7 @@ export type ErrorCode =
   | 'unauthenticated'
   | 'payment_required'
   | 'subscription_expired'
+  | 'organization_suspended'
   | 'missing_ability'
   | 'feature_not_in_plan'
   | 'forbidden'
@@ -30,6 +31,7 @@ export function statusOf(code: ErrorCode): number {
       return 401;
     case 'payment_required':
     case 'subscription_expired':
+    case 'organization_suspended':
       return 402;
     case 'missing_ability':
     case 'feature_not_in_plan':

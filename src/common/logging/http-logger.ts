@@ -15,6 +15,9 @@ const LOGGED = Symbol('logged');
 
 type TrackedResponse = ServerResponse & { [STARTED]: number; [LOGGED]?: boolean };
 
+/** Told of every finished request (the metrics' histogram), with its duration in ms. */
+export type RequestObserver = (req: IncomingMessage, res: ServerResponse, ms: number) => void;
+
 /**
  * One structured line per request (id, method, path, status, duration): `request completed` at
  * info, `request failed` at error for a 5xx or a failed response. The correlation id comes from a
@@ -23,10 +26,11 @@ type TrackedResponse = ServerResponse & { [STARTED]: number; [LOGGED]?: boolean 
  * This is the line pino-http wrote, without its per-request child loggers: a request costs a
  * header and two listeners, and the line is only built when its level is enabled.
  */
-export function httpLogger(logger: Logger) {
+export function httpLogger(logger: Logger, observe?: RequestObserver) {
   function finished(this: TrackedResponse, err?: Error): void {
     if (this[LOGGED]) return;
     this[LOGGED] = true;
+    observe?.(this.req, this, Date.now() - this[STARTED]);
     const failed = err !== undefined || this.statusCode >= 500;
     const level = failed ? 'error' : 'info';
     if (!logger.isLevelEnabled(level)) return;

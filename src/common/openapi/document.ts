@@ -59,6 +59,14 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
       },
       'trusted_login_bearer',
     )
+    .addBearerAuth(
+      {
+        type: 'http',
+        scheme: 'bearer',
+        description: 'METRICS_TOKEN, for GET /metrics (unset: the route answers 404)',
+      },
+      'metrics_token',
+    )
     .addCookieAuth(
       'scs_session',
       { type: 'apiKey', in: 'cookie', name: 'scs_session' },

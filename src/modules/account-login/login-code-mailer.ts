@@ -1,5 +1,6 @@
 import { Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
 import type { Transporter } from 'nodemailer';
+import { MetricsRegistry } from '../../common/metrics/metrics-registry';
 import { AppConfig } from '../../config/app-config';
 
 /**
@@ -13,7 +14,10 @@ export class LoginCodeMailer implements OnApplicationShutdown {
   private readonly logger = new Logger('login-code-mail');
   private transport?: Transporter;
 
-  constructor(private readonly config: AppConfig) {}
+  constructor(
+    private readonly config: AppConfig,
+    private readonly metrics: MetricsRegistry,
+  ) {}
 
   async send(mail: { to: string; name: string | null; code: string; minutes: number }) {
     const greeting = mail.name ? `Hello ${mail.name},` : 'Hello,';
@@ -29,12 +33,18 @@ export class LoginCodeMailer implements OnApplicationShutdown {
     }
     // Loaded on the first mail: most instances never send one (bench/README.md, Idle memory).
     this.transport ??= (await import('nodemailer')).createTransport(url);
-    await this.transport.sendMail({
-      from: this.config.env.MAIL_FROM,
-      to: mail.to,
-      subject: `Your login code: ${mail.code}`,
-      text,
-    });
+    try {
+      await this.transport.sendMail({
+        from: this.config.env.MAIL_FROM,
+        to: mail.to,
+        subject: `Your login code: ${mail.code}`,
+        text,
+      });
+    } catch (error) {
+      this.metrics.mailed('login_code', 'failed');
+      throw error;
+    }
+    this.metrics.mailed('login_code', 'sent');
   }
 
   onApplicationShutdown(): void {

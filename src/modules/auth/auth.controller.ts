@@ -11,6 +11,7 @@ import { toAgentDto } from '../agents/agents.dto';
 import { AgentsService } from '../agents/agents.service';
 import { toOrganizationDto } from '../organizations/organization.dto';
 import { OrganizationsService } from '../organizations/organizations.service';
+import { PlatformAdminsService } from '../platform/platform-admins.service';
 import { toSiteDto } from '../sites/sites.dto';
 import {
   LoginDto,
@@ -30,6 +31,7 @@ export class AuthController {
     private readonly auth: AuthService,
     private readonly agents: AgentsService,
     private readonly organizations: OrganizationsService,
+    private readonly platformAdmins: PlatformAdminsService,
     private readonly config: AppConfig,
   ) {}
 
@@ -138,10 +140,15 @@ export class AuthController {
   @ApiOperation({ summary: 'The logged-in agent and its organization' })
   @ApiOkResponse({ type: MeResponseDto })
   async me(@CurrentAgent() agent: AgentPrincipal) {
-    const [user, organization] = await Promise.all([
+    const [user, organization, platformAdmin] = await Promise.all([
       this.agents.get(agent.organizationId, agent.userId),
       this.organizations.get(agent.organizationId),
+      this.platformAdmins.isAdmin(agent.userId),
     ]);
-    return { user: toAgentDto(user), organization: toOrganizationDto(organization) };
+    return {
+      user: toAgentDto(user),
+      organization: toOrganizationDto(organization),
+      platform_admin: platformAdmin,
+    };
   }
 }

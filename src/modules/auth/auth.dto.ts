@@ -73,4 +73,8 @@ export class LoginResponseDto extends EnvelopeDto {
 export class MeResponseDto extends EnvelopeDto {
   @ApiProperty({ type: AgentDto }) user!: AgentDto;
   @ApiProperty({ type: OrganizationDto }) organization!: OrganizationDto;
+  @ApiProperty({
+    description: 'Whether this login is a platform administrator (the dashboard shows Admin)',
+  })
+  platform_admin!: boolean;
 }

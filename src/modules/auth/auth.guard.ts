@@ -12,6 +12,7 @@ import { rateLimited } from '../../common/rate-limit/rate-limited';
 import { AppConfig } from '../../config/app-config';
 import { ApiKeysService } from '../api-keys/api-keys.service';
 import { OrganizationsService } from '../organizations/organizations.service';
+import { PlatformAdminsService } from '../platform/platform-admins.service';
 import { originAllowed, sameOrigin } from '../sites/allowed-origins';
 import type { SiteRow } from '../sites/sites.repository';
 import { SitesService } from '../sites/sites.service';
@@ -45,6 +46,7 @@ export class AuthGuard implements CanActivate {
     private readonly organizations: OrganizationsService,
     private readonly visitors: VisitorsService,
     private readonly widgetSessions: WidgetSessionService,
+    private readonly platformAdmins: PlatformAdminsService,
     private readonly config: AppConfig,
     @Inject(RATE_LIMIT_STORE) private readonly limits: RateLimitStore,
   ) {}
@@ -95,6 +97,15 @@ export class AuthGuard implements CanActivate {
           declaration.visitor,
           declaration.sessionOnly === true,
         );
+        return true;
+      }
+      case 'platform_admin': {
+        const fromBearer = bearer(request);
+        const token = fromBearer ?? readSessionCookie(request);
+        const agent = token ? await this.auth.authenticate(token) : undefined;
+        if (!agent || !(await this.platformAdmins.isAdmin(agent.userId))) throw AppError.notFound();
+        if (!fromBearer) this.refuseCrossSite(request, false);
+        request.agent = agent;
         return true;
       }
     }

@@ -3,6 +3,7 @@ import { APP_GUARD, DiscoveryModule } from '@nestjs/core';
 import { AgentsModule } from '../agents/agents.module';
 import { ApiKeysModule } from '../api-keys/api-keys.module';
 import { OrganizationsModule } from '../organizations/organizations.module';
+import { PlatformModule } from '../platform/platform.module';
 import { RealtimeModule } from '../realtime/realtime.module';
 import { SitesModule } from '../sites/sites.module';
 import { VisitorsModule } from '../visitors/visitors.module';
@@ -26,6 +27,7 @@ import { WidgetSessionService } from './widget-session.service';
     AgentsModule,
     ApiKeysModule,
     OrganizationsModule,
+    PlatformModule,
     RealtimeModule,
     SitesModule,
     VisitorsModule,

@@ -9,6 +9,19 @@ export class OrganizationDto {
   @ApiProperty({ enum: FEATURES, isArray: true }) features!: string[];
   @ApiProperty({ type: String, format: 'date-time', nullable: true }) subscription_ends_at!:
     string | null;
+  @ApiProperty({
+    description: 'Set while a platform administrator has suspended the organization',
+    type: String,
+    format: 'date-time',
+    nullable: true,
+  })
+  suspended_at!: string | null;
+  @ApiProperty({
+    description: 'Why it is suspended, for its members',
+    type: String,
+    nullable: true,
+  })
+  suspension_reason!: string | null;
 }
 
 export function toOrganizationDto(organization: OrganizationRow): OrganizationDto {
@@ -20,5 +33,9 @@ export function toOrganizationDto(organization: OrganizationRow): OrganizationDt
     subscription_ends_at: organization.subscription_ends_at
       ? new Date(organization.subscription_ends_at).toISOString()
       : null,
+    suspended_at: organization.suspended_at
+      ? new Date(organization.suspended_at).toISOString()
+      : null,
+    suspension_reason: organization.suspension_reason,
   };
 }

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { sql } from '../../database/sql';
+import { sql, type SqlExecutor } from '../../database/sql';
 import { DataSource, type EntityManager } from 'typeorm';
 import type { Plan } from './plans';
 
@@ -8,6 +8,9 @@ export interface OrganizationRow {
   name: string;
   plan: Plan;
   subscription_ends_at: Date | null;
+  /** Set by a platform administrator: the widget answers 402 and members see the reason. */
+  suspended_at: Date | null;
+  suspension_reason: string | null;
   auto_assignment_enabled: boolean;
   auto_assignment_capacity: number;
   created_at: Date;
@@ -38,9 +41,10 @@ export class OrganizationsRepository {
   async update(
     organizationId: string,
     changes: { plan?: Plan; subscription_ends_at?: Date | null },
+    executor: SqlExecutor = this.dataSource,
   ): Promise<OrganizationRow | undefined> {
     const rows = await sql<OrganizationRow>(
-      this.dataSource,
+      executor,
       `UPDATE organizations SET
          plan = COALESCE($2, plan),
          subscription_ends_at = CASE WHEN $3::boolean THEN $4::timestamptz ELSE subscription_ends_at END,
@@ -52,6 +56,23 @@ export class OrganizationsRepository {
         'subscription_ends_at' in changes,
         changes.subscription_ends_at ?? null,
       ],
+    );
+    return rows[0];
+  }
+
+  /** Suspends (`reason` given) or resumes (null) the organization. */
+  async setSuspension(
+    organizationId: string,
+    reason: string | null,
+    executor: SqlExecutor,
+  ): Promise<OrganizationRow | undefined> {
+    const rows = await sql<OrganizationRow>(
+      executor,
+      `UPDATE organizations SET
+         suspended_at = CASE WHEN $2::text IS NULL THEN NULL ELSE COALESCE(suspended_at, now()) END,
+         suspension_reason = $2, updated_at = now()
+       WHERE id = $1 RETURNING *`,
+      [organizationId, reason],
     );
     return rows[0];
   }

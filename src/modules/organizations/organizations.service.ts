@@ -25,15 +25,34 @@ export class OrganizationsService {
   }
 
   async setPlan(organizationId: string, plan: Plan): Promise<OrganizationRow> {
-    const organization = await this.organizations.update(organizationId, { plan });
+    return this.change(organizationId, { plan });
+  }
+
+  async setSubscriptionEnd(organizationId: string, endsAt: Date | null): Promise<OrganizationRow> {
+    return this.change(organizationId, { subscription_ends_at: endsAt });
+  }
+
+  /** Plan and subscription end together, in the caller's transaction when given one. */
+  async change(
+    organizationId: string,
+    changes: { plan?: Plan; subscription_ends_at?: Date | null },
+    manager?: EntityManager,
+  ): Promise<OrganizationRow> {
+    const organization = await this.organizations.update(organizationId, changes, manager);
     if (!organization) throw AppError.notFound();
     return organization;
   }
 
-  async setSubscriptionEnd(organizationId: string, endsAt: Date | null): Promise<OrganizationRow> {
-    const organization = await this.organizations.update(organizationId, {
-      subscription_ends_at: endsAt,
-    });
+  /**
+   * Suspends the organization with a reason its members read (`reason`), or resumes it (null):
+   * while suspended its widget routes answer 402.
+   */
+  async setSuspension(
+    organizationId: string,
+    reason: string | null,
+    manager: EntityManager,
+  ): Promise<OrganizationRow> {
+    const organization = await this.organizations.setSuspension(organizationId, reason, manager);
     if (!organization) throw AppError.notFound();
     return organization;
   }
@@ -58,8 +77,17 @@ export class OrganizationsService {
     }
   }
 
-  /** 402 once the subscription ended more than SUBSCRIPTION_GRACE_DAYS ago (widget routes). */
+  /**
+   * 402 while a platform administrator has suspended the organization, or once the subscription
+   * ended more than SUBSCRIPTION_GRACE_DAYS ago (widget routes).
+   */
   requireActiveSubscription(organization: OrganizationRow, now = new Date()): void {
+    if (organization.suspended_at) {
+      throw new AppError(
+        'organization_suspended',
+        'This organization is suspended. Its chat widget is unavailable until it is resumed.',
+      );
+    }
     if (!organization.subscription_ends_at) return;
     const graceEnds =
       organization.subscription_ends_at.getTime() +

@@ -1,7 +1,11 @@
+import type { INestApplicationContext } from '@nestjs/common';
 import { IoAdapter } from '@nestjs/platform-socket.io';
 import type { MessageMappingProperties } from '@nestjs/websockets';
 import { defer, type Observable } from 'rxjs';
-import type { Socket } from 'socket.io';
+import type { Server, ServerOptions, Socket } from 'socket.io';
+
+/** What `SOCKET_TRANSPORTS` allows. */
+export type SocketTransport = 'websocket' | 'polling';
 
 /**
  * Socket.IO as Nest's adapter runs it, but each gateway event is a plain listener on the socket.
@@ -12,6 +16,18 @@ import type { Socket } from 'socket.io';
  * else (but null or undefined) goes to the client's acknowledgement, a failure is logged.
  */
 export class LeanIoAdapter extends IoAdapter {
+  constructor(
+    app: INestApplicationContext,
+    private readonly transports: SocketTransport[] = ['websocket', 'polling'],
+  ) {
+    super(app);
+  }
+
+  /** The gateways' options, with the transports the operator allows (SOCKET_TRANSPORTS). */
+  override createIOServer(port: number, options?: ServerOptions): Server {
+    return super.createIOServer(port, { ...options, transports: this.transports } as ServerOptions);
+  }
+
   override bindMessageHandlers(
     socket: Socket,
     handlers: MessageMappingProperties[],

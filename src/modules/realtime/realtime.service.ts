@@ -71,6 +71,14 @@ export class RealtimeService {
     this.namespaces.agent?.in(sessionIds.map(rooms.session)).disconnectSockets(true);
   }
 
+  /** Sockets connected to this instance, per namespace (the metrics). */
+  localSockets(): { widget: number; agent: number } {
+    return {
+      widget: this.namespaces.widget?.sockets.size ?? 0,
+      agent: this.namespaces.agent?.sockets.size ?? 0,
+    };
+  }
+
   /** How many sockets of this agent are connected, on every instance. */
   async agentSockets(userId: string): Promise<number> {
     const sockets = await this.namespaces.agent?.in(rooms.agent(userId)).fetchSockets();

@@ -2,7 +2,7 @@ import type { INestApplicationContext } from '@nestjs/common';
 import { createAdapter } from '@socket.io/redis-adapter';
 import { Redis } from 'ioredis';
 import type { Server, ServerOptions } from 'socket.io';
-import { LeanIoAdapter } from './lean-io.adapter';
+import { LeanIoAdapter, type SocketTransport } from './lean-io.adapter';
 
 /**
  * Socket.IO over Redis pub/sub: a push from any instance reaches sockets on every instance, and
@@ -12,8 +12,8 @@ export class RedisIoAdapter extends LeanIoAdapter {
   private readonly publisher: Redis;
   private readonly subscriber: Redis;
 
-  constructor(app: INestApplicationContext, redisUrl: string) {
-    super(app);
+  constructor(app: INestApplicationContext, redisUrl: string, transports?: SocketTransport[]) {
+    super(app, transports);
     this.publisher = new Redis(redisUrl, { lazyConnect: true, maxRetriesPerRequest: null });
     this.subscriber = this.publisher.duplicate();
   }

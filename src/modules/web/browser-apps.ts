@@ -3,7 +3,7 @@ import type { NextFunction, Request, Response } from 'express';
 import { builtFile, NOT_BUILT, webPaths } from './web-assets';
 
 /** Paths that are never the dashboard's: the API, health, real time and the widget's own. */
-const NOT_DASHBOARD = /^\/(api|health|status\.json|socket\.io|widget|demo)(\/|$|\.)/;
+const NOT_DASHBOARD = /^\/(api|health|metrics|status\.json|socket\.io|widget|demo)(\/|$|\.)/;
 
 const DASHBOARD_CSP = [
   "default-src 'self'",

@@ -3,6 +3,7 @@ import { InjectQueue } from '@nestjs/bullmq';
 import { Injectable, Logger } from '@nestjs/common';
 import type { Queue } from 'bullmq';
 import { SecretBoxService } from '../../common/crypto/secret-box.service';
+import { MetricsRegistry } from '../../common/metrics/metrics-registry';
 import { AppConfig } from '../../config/app-config';
 import { QueueName, type QueuedDelivery, type WebhookDeliveryJob } from '../../queue/queue-names';
 import { EndpointSlots } from './endpoint-slots';
@@ -54,6 +55,7 @@ export class WebhookDeliverer {
     private readonly secrets: SecretBoxService,
     private readonly config: AppConfig,
     @InjectQueue(QueueName.WebhookDeliveries) private readonly queue: Queue<WebhookDeliveryJob>,
+    private readonly metrics: MetricsRegistry,
   ) {}
 
   /**
@@ -115,7 +117,9 @@ export class WebhookDeliverer {
     } finally {
       this.slots.release(endpoint, sent?.logged.duration_ms);
     }
-    return this.record(sent.delivery, sent.logged, sent.retryAfter, retry);
+    const result = await this.record(sent.delivery, sent.logged, sent.retryAfter, retry);
+    this.metrics.webhookAttempt(result === 'pending' ? 'retrying' : result);
+    return result;
   }
 
   /** The request of an attempt, and the attempt as it is logged. */
@@ -156,7 +160,7 @@ export class WebhookDeliverer {
     logged: AttemptRow,
     retryAfter: string | undefined,
     retry: boolean,
-  ): Promise<AttemptResult> {
+  ): Promise<'succeeded' | 'pending' | 'failed'> {
     if (isSuccess(logged.status_code)) {
       await this.deliveries.recordSuccess(logged, delivery.endpoint_id);
       return 'succeeded';

@@ -935,6 +935,143 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/platform/instances": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The instances heard from in the last minute (each writes a heartbeat) */
+        get: operations["Platform_instances"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/platform/organizations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Every organization with its usage, newest first; `q` searches */
+        get: operations["Platform_list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/platform/organizations/{organization}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One organization with its usage */
+        get: operations["Platform_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /** Change an organization's plan or subscription end (null: never) */
+        patch: operations["Platform_update"];
+        trace?: never;
+    };
+    "/api/platform/organizations/{organization}/resume": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Resume a suspended organization */
+        post: operations["Platform_resume"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/platform/organizations/{organization}/suspend": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Suspend an organization: its widget answers 402 and its members see the reason */
+        post: operations["Platform_suspend"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/platform/queues": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Each queue's jobs by state, oldest waiting job and newest failed jobs; the outbox backlog */
+        get: operations["Platform_queueHealth"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/platform/queues/{queue}/jobs/{job}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Remove a job that is not running */
+        delete: operations["Platform_removeJob"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/platform/queues/{queue}/jobs/{job}/retry": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Run a failed job again */
+        post: operations["Platform_retry"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/agents": {
         parameters: {
             query?: never;
@@ -1622,6 +1759,26 @@ export interface paths {
         };
         /** Readiness: the database and the queue answer */
         get: operations["Health_ready"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/metrics": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Prometheus metrics of this instance
+         * @description The Prometheus text format. Answers only when METRICS_TOKEN is set and sent as `Authorization: Bearer <METRICS_TOKEN>`; otherwise 404, as for any unknown address.
+         */
+        get: operations["Metrics_scrape"];
         put?: never;
         post?: never;
         delete?: never;
@@ -3041,6 +3198,17 @@ export interface components {
             /** @example false */
             status: boolean;
         };
+        FailedJobDto: {
+            attempts_made: number;
+            /** Format: date-time */
+            created_at: string | null;
+            /** Format: date-time */
+            failed_at: string | null;
+            failed_reason: string | null;
+            /** @example 42 */
+            id: string;
+            name: string;
+        };
         FilterConfigDto: {
             /** @example txn */
             key: string;
@@ -3214,6 +3382,61 @@ export interface components {
             status: boolean;
             /** @example 1 */
             total: number;
+        };
+        InstanceDto: {
+            /** @description The instance that answered this request */
+            current: boolean;
+            hostname: string;
+            /** Format: uuid */
+            id: string;
+            /** Format: date-time */
+            last_seen_at: string;
+            pid: number;
+            /** Format: date-time */
+            started_at: string;
+            /** @example 0.1.0 */
+            version: string;
+            workers_enabled: boolean;
+        };
+        InstancesResponseDto: {
+            /**
+             * @description HTTP status code as a string
+             * @example 200
+             */
+            code: string;
+            data: components["schemas"]["InstanceDto"][];
+            /**
+             * Format: date-time
+             * @example 2026-11-22T10:00:00.000Z
+             */
+            datetime: string;
+            /** @example OK */
+            message: string;
+            /** @example true */
+            status: boolean;
+        };
+        JobActionDto: {
+            id: string;
+            queue: string;
+            /** @enum {string} */
+            state: "waiting" | "removed";
+        };
+        JobActionResponseDto: {
+            /**
+             * @description HTTP status code as a string
+             * @example 200
+             */
+            code: string;
+            data: components["schemas"]["JobActionDto"];
+            /**
+             * Format: date-time
+             * @example 2026-11-22T10:00:00.000Z
+             */
+            datetime: string;
+            /** @example OK */
+            message: string;
+            /** @example true */
+            status: boolean;
         };
         LabelDto: {
             /** @example #1f6feb */
@@ -3404,6 +3627,8 @@ export interface components {
             /** @example OK */
             message: string;
             organization: components["schemas"]["OrganizationDto"];
+            /** @description Whether this login is a platform administrator (the dashboard shows Admin) */
+            platform_admin: boolean;
             /** @example true */
             status: boolean;
             user: components["schemas"]["AgentDto"];
@@ -3488,6 +3713,13 @@ export interface components {
             plan: "free" | "pro" | "business";
             /** Format: date-time */
             subscription_ends_at: string | null;
+            /**
+             * Format: date-time
+             * @description Set while a platform administrator has suspended the organization
+             */
+            suspended_at: string | null;
+            /** @description Why it is suspended, for its members */
+            suspension_reason: string | null;
         };
         OrganizationSettingsDto: {
             auto_assignment: components["schemas"]["AutoAssignmentDto"];
@@ -3513,6 +3745,14 @@ export interface components {
             message: string;
             /** @example true */
             status: boolean;
+        };
+        OutboxBacklogDto: {
+            /** @description Events given up on after their last attempt (kept a week) */
+            failed: number;
+            /** @description Age of the oldest pending event (0 when none) */
+            lag_seconds: number;
+            /** @description Domain events not yet handed to their subscribers */
+            pending: number;
         };
         PageLinksDto: {
             first: string | null;
@@ -3551,6 +3791,63 @@ export interface components {
             subject: string;
             /** @example TKT-2026-000001 */
             ticket_number: string;
+        };
+        PlatformOrganizationDto: {
+            /** Format: date-time */
+            created_at: string;
+            id: number;
+            name: string;
+            /** @enum {string} */
+            plan: "free" | "pro" | "business";
+            /** Format: date-time */
+            subscription_ends_at: string | null;
+            /** Format: date-time */
+            suspended_at: string | null;
+            suspension_reason: string | null;
+            usage: components["schemas"]["UsageDto"];
+        };
+        PlatformOrganizationListDto: {
+            /**
+             * @description HTTP status code as a string
+             * @example 200
+             */
+            code: string;
+            /** @example 1 */
+            current_page: number;
+            data: components["schemas"]["PlatformOrganizationDto"][];
+            /**
+             * Format: date-time
+             * @example 2026-11-22T10:00:00.000Z
+             */
+            datetime: string;
+            /** @example 1 */
+            last_page: number;
+            links: components["schemas"]["PageLinksDto"];
+            /** @example OK */
+            message: string;
+            /** @example 50 */
+            per_page: number;
+            /** @example true */
+            status: boolean;
+            /** @example 1 */
+            total: number;
+        };
+        PlatformOrganizationResponseDto: {
+            /**
+             * @description HTTP status code as a string
+             * @example 200
+             */
+            code: string;
+            data: components["schemas"]["PlatformOrganizationDto"];
+            /**
+             * Format: date-time
+             * @example 2026-11-22T10:00:00.000Z
+             */
+            datetime: string;
+            /** @example OK */
+            message: string;
+            /** @example true */
+            status: boolean;
         };
         PreChatFieldConfigDto: {
             builtin: boolean;
@@ -3709,11 +4006,46 @@ export interface components {
             require_otp: boolean;
             rules?: components["schemas"]["RuleDto"][];
         };
+        QueueHealthDto: {
+            active: number;
+            completed: number;
+            delayed: number;
+            failed: number;
+            /** @description The newest 20 failed jobs */
+            failed_jobs: components["schemas"]["FailedJobDto"][];
+            /** @example webhook-deliveries */
+            name: string;
+            /** @description Age of the oldest waiting job (0 when none waits) */
+            oldest_waiting_seconds: number;
+            prioritized: number;
+            waiting: number;
+        };
         QueueStatusDto: {
             /** @enum {string} */
             backend: "postgres" | "redis";
             /** @enum {string} */
             status: "up" | "down";
+        };
+        QueuesOverviewDto: {
+            outbox: components["schemas"]["OutboxBacklogDto"];
+            queues: components["schemas"]["QueueHealthDto"][];
+        };
+        QueuesOverviewResponseDto: {
+            /**
+             * @description HTTP status code as a string
+             * @example 200
+             */
+            code: string;
+            data: components["schemas"]["QueuesOverviewDto"];
+            /**
+             * Format: date-time
+             * @example 2026-11-22T10:00:00.000Z
+             */
+            datetime: string;
+            /** @example OK */
+            message: string;
+            /** @example true */
+            status: boolean;
         };
         ReadDto: {
             /** @description The last message id read */
@@ -4270,6 +4602,13 @@ export interface components {
             /** @example 0.1.0 */
             version: string;
         };
+        SuspendOrganizationDto: {
+            /**
+             * @description Why, in a sentence the organization's members read
+             * @example Payment overdue since 1 November. Contact billing@example.com.
+             */
+            reason: string;
+        };
         TicketCommentDto: {
             body: string;
             /** Format: date-time */
@@ -4586,6 +4925,15 @@ export interface components {
             /** @example Acme Inc. */
             name?: string;
         };
+        UpdatePlatformOrganizationDto: {
+            /** @enum {string} */
+            plan?: "free" | "pro" | "business";
+            /**
+             * Format: date-time
+             * @description When the subscription ends (widget routes answer 402 after the grace days); null: never
+             */
+            subscription_ends_at?: string | null;
+        };
         UpdateSiteDto: {
             /**
              * @description Hosts allowed to embed the widget (`*.` for subdomains) and mobile apps (`app:<app id>`)
@@ -4638,6 +4986,15 @@ export interface components {
             /** @description true re-enables a disabled endpoint */
             is_active?: boolean;
             url?: string;
+        };
+        UsageDto: {
+            /** @description Conversations started since the first of this month (UTC) */
+            conversations_this_month: number;
+            /** @description Active members */
+            members: number;
+            sites: number;
+            /** @description Bytes of stored attachments */
+            storage_bytes: number;
         };
         ValidationErrorDto: {
             /**
@@ -10036,6 +10393,501 @@ export interface operations {
             };
         };
     };
+    Platform_instances: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InstancesResponseDto"];
+                };
+            };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Not found, or owned by another organization (`Not found.`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Validation failed; `errors` names each field. Any route: a query parameter, header or body field holding a NUL character or a lone surrogate */
+            422: {
+                headers: {
+                    /** @description Requests allowed per API key and minute (RATE_LIMIT_PER_MINUTE) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorDto"];
+                };
+            };
+        };
+    };
+    Platform_list: {
+        parameters: {
+            query?: {
+                page?: number;
+                per_page?: number;
+                /** @description Part of the name or of a member's email address, or the exact id */
+                q?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlatformOrganizationListDto"];
+                };
+            };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Not found, or owned by another organization (`Not found.`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Validation failed; `errors` names each field */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorDto"];
+                };
+            };
+        };
+    };
+    Platform_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                organization: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlatformOrganizationResponseDto"];
+                };
+            };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Not found, or owned by another organization (`Not found.`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Validation failed; `errors` names each field. Any route: a query parameter, header or body field holding a NUL character or a lone surrogate */
+            422: {
+                headers: {
+                    /** @description Requests allowed per API key and minute (RATE_LIMIT_PER_MINUTE) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorDto"];
+                };
+            };
+        };
+    };
+    Platform_update: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                organization: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdatePlatformOrganizationDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlatformOrganizationResponseDto"];
+                };
+            };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Not found, or owned by another organization (`Not found.`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Validation failed; `errors` names each field */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorDto"];
+                };
+            };
+        };
+    };
+    Platform_resume: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                organization: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlatformOrganizationResponseDto"];
+                };
+            };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Not found, or owned by another organization (`Not found.`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Validation failed; `errors` names each field. Any route: a query parameter, header or body field holding a NUL character or a lone surrogate */
+            422: {
+                headers: {
+                    /** @description Requests allowed per API key and minute (RATE_LIMIT_PER_MINUTE) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorDto"];
+                };
+            };
+        };
+    };
+    Platform_suspend: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                organization: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SuspendOrganizationDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlatformOrganizationResponseDto"];
+                };
+            };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Not found, or owned by another organization (`Not found.`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Validation failed; `errors` names each field */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorDto"];
+                };
+            };
+        };
+    };
+    Platform_queueHealth: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["QueuesOverviewResponseDto"];
+                };
+            };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Not found, or owned by another organization (`Not found.`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Validation failed; `errors` names each field. Any route: a query parameter, header or body field holding a NUL character or a lone surrogate */
+            422: {
+                headers: {
+                    /** @description Requests allowed per API key and minute (RATE_LIMIT_PER_MINUTE) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorDto"];
+                };
+            };
+        };
+    };
+    Platform_removeJob: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                queue: string;
+                job: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JobActionResponseDto"];
+                };
+            };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Not found, or owned by another organization (`Not found.`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Conflict with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Validation failed; `errors` names each field. Any route: a query parameter, header or body field holding a NUL character or a lone surrogate */
+            422: {
+                headers: {
+                    /** @description Requests allowed per API key and minute (RATE_LIMIT_PER_MINUTE) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorDto"];
+                };
+            };
+        };
+    };
+    Platform_retry: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                queue: string;
+                job: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JobActionResponseDto"];
+                };
+            };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Not found, or owned by another organization (`Not found.`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Conflict with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Validation failed; `errors` names each field. Any route: a query parameter, header or body field holding a NUL character or a lone surrogate */
+            422: {
+                headers: {
+                    /** @description Requests allowed per API key and minute (RATE_LIMIT_PER_MINUTE) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorDto"];
+                };
+            };
+        };
+    };
     PublicAgents_list: {
         parameters: {
             query?: {
@@ -13964,6 +14816,59 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ReadyErrorDto"];
+                };
+            };
+        };
+    };
+    Metrics_scrape: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Prometheus text exposition format 0.0.4 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/plain": string;
+                };
+            };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Not found, or owned by another organization (`Not found.`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Validation failed; `errors` names each field. Any route: a query parameter, header or body field holding a NUL character or a lone surrogate */
+            422: {
+                headers: {
+                    /** @description Requests allowed per API key and minute (RATE_LIMIT_PER_MINUTE) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorDto"];
                 };
             };
         };

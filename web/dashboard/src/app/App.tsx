@@ -13,6 +13,7 @@ const TicketsPage = lazy(() => import('../features/tickets/TicketsPage'));
 const SearchPage = lazy(() => import('../features/search/SearchPage'));
 const ReportsPage = lazy(() => import('../features/reports/ReportsPage'));
 const SettingsPage = lazy(() => import('../features/settings/SettingsPage'));
+const AdminPage = lazy(() => import('../features/admin/AdminPage'));
 
 export function PageLoader() {
   return (
@@ -35,6 +36,7 @@ export function App() {
           <Route path="/reports" element={<ReportsPage />} />
           <Route path="/settings/*" element={<SettingsPage />} />
           <Route path="/account" element={<AccountPage />} />
+          <Route path="/admin" element={<AdminPage />} />
           <Route path="*" element={<Navigate to="/inbox" replace />} />
         </Route>
       </Routes>

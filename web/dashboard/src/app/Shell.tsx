@@ -1,4 +1,5 @@
 import {
+  Alert,
   AppShell,
   Avatar,
   Badge,
@@ -20,6 +21,7 @@ import {
   IconMessages,
   IconSearch,
   IconSettings,
+  IconShieldLock,
   IconTicket,
   IconUserCircle,
 } from '@tabler/icons-react';
@@ -42,6 +44,8 @@ const NAV: { to: string; label: MessageKey; icon: typeof IconInbox }[] = [
   { to: '/reports', label: 'app.nav.reports', icon: IconChartBar },
   { to: '/settings', label: 'app.nav.settings', icon: IconSettings },
 ];
+/** Platform administrators only (`platform_admin` in /api/agent/me). */
+const ADMIN_NAV = { to: '/admin', label: 'app.nav.admin', icon: IconShieldLock } as const;
 
 /** The logged-in frame: navigation, the agent's name, presence and account menu. */
 export function Shell() {
@@ -176,7 +180,7 @@ export function Shell() {
         </Group>
       </AppShell.Header>
       <AppShell.Navbar p="xs" component="nav" aria-label={t('app.nav.label')}>
-        {NAV.map(({ to, label, icon: Icon }) => {
+        {(me.data.platform_admin ? [...NAV, ADMIN_NAV] : NAV).map(({ to, label, icon: Icon }) => {
           const active = location.pathname === to || location.pathname.startsWith(`${to}/`);
           return (
             <NavLink
@@ -194,6 +198,11 @@ export function Shell() {
         })}
       </AppShell.Navbar>
       <AppShell.Main>
+        {organization.suspended_at && (
+          <Alert color="red" radius={0} role="alert">
+            {t('app.suspended', { reason: organization.suspension_reason ?? '' })}
+          </Alert>
+        )}
         <Suspense fallback={<PageLoader />}>
           <Outlet />
         </Suspense>

@@ -1,4 +1,5 @@
 import { appMessages } from '../app/messages';
+import { adminMessages } from '../features/admin/messages';
 import { authMessages } from '../features/auth/messages';
 import { inboxMessages } from '../features/inbox/messages';
 import { reportsMessages } from '../features/reports/messages';
@@ -18,6 +19,7 @@ const en = {
   ...searchMessages,
   ...reportsMessages,
   ...settingsMessages,
+  ...adminMessages,
 };
 
 export type MessageKey = keyof typeof en;

@@ -1,0 +1,430 @@
+import { spawnSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import path from 'node:path';
+import { createPostgresBackend, Queue, setDefaultBackendFactory } from 'bullmq';
+import type { Pool } from 'pg';
+import request from 'supertest';
+import {
+  addMember,
+  registerOrganization,
+  type Registered,
+  uniqueEmail,
+} from '../factories/identity';
+import { type AppProcess, eventually, startApp } from '../utils/app-process';
+import { createTestDatabase, dropTestDatabase, pool } from '../utils/database';
+import { ROOT } from '../utils/test-env';
+
+interface Login {
+  email: string;
+  token: string;
+}
+
+/** Registers an organization whose owner has the given address, logged in. */
+async function registerWith(url: string, email: string, name: string): Promise<Login> {
+  const password = `pw-${randomBytes(8).toString('hex')}`;
+  const res = await request(url)
+    .post('/api/agent/auth/register')
+    .send({ organization_name: name, name: 'Pat Platform', email, password })
+    .expect(201);
+  return { email, token: res.body.token as string };
+}
+
+/**
+ * Platform administration (DESIGN section 13): administrators by PLATFORM_ADMIN_EMAILS or by
+ * `admin:grant`; organizations (search, usage, plan, subscription end, suspend and resume: the
+ * widget answers 402 and members see why), queue health with failed jobs retried or removed,
+ * running instances; anyone else gets 404 on every route; every action in the operator log.
+ */
+describe('platform administration', () => {
+  let databaseUrl: string;
+  let app: AppProcess;
+  let db: Pool;
+  let listedAdmin: Login;
+  let grantedAdmin: Login;
+  let customer: Registered;
+  let other: Registered;
+  const listedEmail = uniqueEmail('ops');
+  const as = (login: { token: string }) => ({ Authorization: `Bearer ${login.token}` });
+
+  const routes = (organizationId: number): [string, string][] => [
+    ['get', '/api/platform/organizations'],
+    ['get', `/api/platform/organizations/${organizationId}`],
+    ['patch', `/api/platform/organizations/${organizationId}`],
+    ['post', `/api/platform/organizations/${organizationId}/suspend`],
+    ['post', `/api/platform/organizations/${organizationId}/resume`],
+    ['get', '/api/platform/queues'],
+    ['post', '/api/platform/queues/missed-chats/jobs/1/retry'],
+    ['delete', '/api/platform/queues/missed-chats/jobs/1'],
+    ['get', '/api/platform/instances'],
+  ];
+
+  const operatorLog = async (action: string) =>
+    (
+      await db.query<{
+        actor_type: string;
+        actor_email: string | null;
+        target_id: string;
+        changes: Record<string, { from: unknown; to: unknown }>;
+        request_id: string | null;
+      }>(`SELECT * FROM platform_operator_log WHERE action = $1 ORDER BY id`, [action])
+    ).rows;
+
+  beforeAll(async () => {
+    databaseUrl = await createTestDatabase();
+    db = pool(databaseUrl);
+    app = await startApp({ DATABASE_URL: databaseUrl, PLATFORM_ADMIN_EMAILS: listedEmail });
+    listedAdmin = await registerWith(app.url, listedEmail, 'Platform Operators');
+    customer = await registerOrganization(app.url, 'Customer Co');
+    other = await registerOrganization(app.url, 'Other Org');
+  });
+
+  afterAll(async () => {
+    await app?.stop();
+    await db?.end();
+    await dropTestDatabase(databaseUrl);
+  });
+
+  it('answers 404, not 401 or 403, to anyone but a platform administrator', async () => {
+    const member = await addMember(app.url, customer.token, 'admin');
+    for (const [method, route] of routes(customer.organization.id)) {
+      for (const headers of [{}, as(customer), as(member), { Authorization: 'Bearer nonsense' }]) {
+        const res = await request(app.url)[method as 'get'](route).set(headers).send({});
+        expect([method, route, res.status]).toEqual([method, route, 404]);
+        expect(res.body.error_code).toBe('not_found');
+      }
+    }
+  });
+
+  it('admits a login named in PLATFORM_ADMIN_EMAILS, and one granted by `admin:grant`', async () => {
+    await request(app.url).get('/api/platform/organizations').set(as(listedAdmin)).expect(200);
+    // The dashboard shows its Admin entry from `platform_admin`.
+    const me = await request(app.url).get('/api/agent/me').set(as(listedAdmin)).expect(200);
+    expect(me.body.platform_admin).toBe(true);
+    const notMe = await request(app.url).get('/api/agent/me').set(as(customer)).expect(200);
+    expect(notMe.body.platform_admin).toBe(false);
+
+    const email = uniqueEmail('granted');
+    grantedAdmin = await registerWith(app.url, email, 'Granted Operator');
+    await request(app.url).get('/api/platform/instances').set(as(grantedAdmin)).expect(404);
+    const cli = (...args: string[]) =>
+      spawnSync(process.execPath, [path.join(ROOT, 'dist', 'src', 'cli', 'main.js'), ...args], {
+        cwd: ROOT,
+        env: { PATH: process.env.PATH, HOME: process.env.HOME, DATABASE_URL: databaseUrl },
+        encoding: 'utf8',
+        timeout: 60_000,
+      });
+    const granted = cli('admin:grant', email.toUpperCase());
+    expect(granted.stderr).toBe('');
+    expect(granted.stdout).toContain(`${email} is now a platform administrator`);
+    await request(app.url).get('/api/platform/instances').set(as(grantedAdmin)).expect(200);
+    expect(cli('admin:grant', email).stdout).toContain('was already');
+    expect(await operatorLog('platform_admin.granted')).toEqual([
+      expect.objectContaining({ actor_type: 'cli', target_id: email }),
+    ]);
+
+    const revoked = cli('admin:revoke', email);
+    expect(revoked.stdout).toContain('is no longer');
+    await request(app.url).get('/api/platform/instances').set(as(grantedAdmin)).expect(404);
+    expect(cli('admin:grant').status).toBe(2);
+    cli('admin:grant', email);
+  });
+
+  it('lists and searches organizations with their usage, paginated', async () => {
+    const all = await request(app.url)
+      .get('/api/platform/organizations')
+      .set(as(listedAdmin))
+      .expect(200);
+    expect(all.body.total).toBeGreaterThanOrEqual(4);
+    expect(all.body.data.map((o: { id: number }) => o.id)).toEqual(
+      [...all.body.data.map((o: { id: number }) => o.id)].sort((a, b) => b - a),
+    );
+
+    const found = await request(app.url)
+      .get('/api/platform/organizations')
+      .query({ q: 'customer co' })
+      .set(as(listedAdmin))
+      .expect(200);
+    expect(found.body.data).toEqual([
+      expect.objectContaining({
+        id: customer.organization.id,
+        name: 'Customer Co',
+        plan: 'business',
+        suspended_at: null,
+        usage: { members: 2, sites: 1, conversations_this_month: 0, storage_bytes: 0 },
+      }),
+    ]);
+    // By a member's address, and by id; LIKE's wildcards match only themselves.
+    const byEmail = await request(app.url)
+      .get('/api/platform/organizations')
+      .query({ q: other.user.email.toUpperCase() })
+      .set(as(listedAdmin))
+      .expect(200);
+    expect(byEmail.body.data.map((o: { id: number }) => o.id)).toEqual([other.organization.id]);
+    const byId = await request(app.url)
+      .get('/api/platform/organizations')
+      .query({ q: String(other.organization.id) })
+      .set(as(listedAdmin))
+      .expect(200);
+    expect(byId.body.data.map((o: { id: number }) => o.id)).toContain(other.organization.id);
+    const wildcard = await request(app.url)
+      .get('/api/platform/organizations')
+      .query({ q: '%' })
+      .set(as(listedAdmin))
+      .expect(200);
+    expect(wildcard.body.total).toBe(0);
+
+    const paged = await request(app.url)
+      .get('/api/platform/organizations')
+      .query({ per_page: 1, page: 2 })
+      .set(as(listedAdmin))
+      .expect(200);
+    expect(paged.body).toMatchObject({ current_page: 2, per_page: 1, data: [expect.anything()] });
+    expect(paged.body.links.prev).toContain('/api/platform/organizations?');
+    await request(app.url)
+      .get('/api/platform/organizations')
+      .query({ per_page: 101 })
+      .set(as(listedAdmin))
+      .expect(422);
+
+    // A conversation this month counts.
+    const session = (
+      await request(app.url)
+        .post('/api/widget/init')
+        .send({ widget_key: customer.site.widget_key })
+        .expect(200)
+    ).body as { session_token: string };
+    await request(app.url)
+      .post('/api/widget/messages')
+      .set('Authorization', `Bearer ${session.session_token}`)
+      .send({ body: 'Hello' })
+      .expect(201);
+    const one = await request(app.url)
+      .get(`/api/platform/organizations/${customer.organization.id}`)
+      .set(as(listedAdmin))
+      .expect(200);
+    expect(one.body.data.usage.conversations_this_month).toBe(1);
+    await request(app.url)
+      .get('/api/platform/organizations/999999999')
+      .set(as(listedAdmin))
+      .expect(404);
+  });
+
+  it("changes an organization's plan and subscription end, and logs who did it", async () => {
+    const ends = '2031-01-31T00:00:00.000Z';
+    const res = await request(app.url)
+      .patch(`/api/platform/organizations/${other.organization.id}`)
+      .set(as(listedAdmin))
+      .send({ plan: 'free', subscription_ends_at: ends })
+      .expect(200);
+    expect(res.body.data).toMatchObject({ plan: 'free', subscription_ends_at: ends });
+    const me = await request(app.url).get('/api/agent/me').set(as(other)).expect(200);
+    expect(me.body.organization).toMatchObject({ plan: 'free', subscription_ends_at: ends });
+
+    const cleared = await request(app.url)
+      .patch(`/api/platform/organizations/${other.organization.id}`)
+      .set(as(listedAdmin))
+      .send({ subscription_ends_at: null })
+      .expect(200);
+    expect(cleared.body.data).toMatchObject({ plan: 'free', subscription_ends_at: null });
+
+    for (const body of [{ plan: 'gold' }, { subscription_ends_at: 'next week' }]) {
+      await request(app.url)
+        .patch(`/api/platform/organizations/${other.organization.id}`)
+        .set(as(listedAdmin))
+        .send(body)
+        .expect(422);
+    }
+    expect(await operatorLog('organization.updated')).toEqual([
+      expect.objectContaining({
+        actor_type: 'user',
+        actor_email: listedEmail,
+        target_id: String(other.organization.id),
+        changes: {
+          plan: { from: 'business', to: 'free' },
+          subscription_ends_at: { from: null, to: ends },
+        },
+        request_id: expect.any(String),
+      }),
+      expect.objectContaining({
+        changes: { subscription_ends_at: { from: ends, to: null } },
+      }),
+    ]);
+  });
+
+  it('suspends an organization: its widget answers 402 and its members see why; resume undoes it', async () => {
+    const reason = 'Payment overdue since 1 November. Contact billing@example.com.';
+    await request(app.url)
+      .post(`/api/platform/organizations/${other.organization.id}/suspend`)
+      .set(as(listedAdmin))
+      .send({})
+      .expect(422);
+    const suspended = await request(app.url)
+      .post(`/api/platform/organizations/${other.organization.id}/suspend`)
+      .set(as(listedAdmin))
+      .send({ reason })
+      .expect(200);
+    expect(suspended.body.data).toMatchObject({
+      suspended_at: expect.any(String),
+      suspension_reason: reason,
+    });
+
+    const refused = await request(app.url)
+      .post('/api/widget/init')
+      .send({ widget_key: other.site.widget_key })
+      .expect(402);
+    expect(refused.body).toMatchObject({ status: false, error_code: 'organization_suspended' });
+    const me = await request(app.url).get('/api/agent/me').set(as(other)).expect(200);
+    expect(me.body.organization).toMatchObject({
+      suspended_at: suspended.body.data.suspended_at,
+      suspension_reason: reason,
+    });
+    // Another organization's widget is not affected.
+    await request(app.url)
+      .post('/api/widget/init')
+      .send({ widget_key: customer.site.widget_key })
+      .expect(200);
+
+    const resumed = await request(app.url)
+      .post(`/api/platform/organizations/${other.organization.id}/resume`)
+      .set(as(listedAdmin))
+      .expect(200);
+    expect(resumed.body.data).toMatchObject({ suspended_at: null, suspension_reason: null });
+    await request(app.url)
+      .post('/api/widget/init')
+      .send({ widget_key: other.site.widget_key })
+      .expect(200);
+    expect((await operatorLog('organization.suspended'))[0].changes.suspension_reason).toEqual({
+      from: null,
+      to: reason,
+    });
+    expect(await operatorLog('organization.resumed')).toHaveLength(1);
+  });
+
+  it('shows queue health, and retries or removes a failed job by hand', async () => {
+    // A job its worker cannot run (the ids are not numbers): it fails on its first attempt.
+    setDefaultBackendFactory(createPostgresBackend);
+    const queue = new Queue('missed-chats', { connection: { connectionString: databaseUrl } });
+    let jobId: string;
+    try {
+      const job = await queue.add('broken', { organizationId: 'x', conversationId: 'y' });
+      jobId = String(job.id);
+      await eventually(async () => (await job.getState()) === 'failed');
+    } finally {
+      await queue.close();
+    }
+    const health = async () =>
+      (await request(app.url).get('/api/platform/queues').set(as(listedAdmin)).expect(200)).body
+        .data as {
+        queues: {
+          name: string;
+          failed: number;
+          waiting: number;
+          oldest_waiting_seconds: number;
+          failed_jobs: { id: string; failed_reason: string | null; attempts_made: number }[];
+        }[];
+        outbox: { pending: number; lag_seconds: number; failed: number };
+      };
+    const before = await health();
+    expect(before.queues.map((q) => q.name).sort()).toEqual([
+      'login-code-mail',
+      'missed-chats',
+      'webhook-deliveries',
+    ]);
+    const missed = () => before.queues.find((q) => q.name === 'missed-chats')!;
+    expect(missed().failed).toBe(1);
+    expect(missed().failed_jobs).toEqual([
+      expect.objectContaining({ id: jobId, failed_reason: expect.any(String), attempts_made: 1 }),
+    ]);
+    expect(before.outbox).toEqual({
+      pending: expect.any(Number),
+      lag_seconds: expect.any(Number),
+      failed: 0,
+    });
+
+    const retried = await request(app.url)
+      .post(`/api/platform/queues/missed-chats/jobs/${jobId}/retry`)
+      .set(as(listedAdmin))
+      .expect(200);
+    expect(retried.body.data).toEqual({ queue: 'missed-chats', id: jobId, state: 'waiting' });
+    // It runs again, and fails again.
+    const after = await eventually(async () => {
+      const next = await health();
+      const failed = next.queues.find((q) => q.name === 'missed-chats')!.failed_jobs[0];
+      return failed?.attempts_made === 2 && next;
+    });
+    expect(after.queues.find((q) => q.name === 'missed-chats')!.failed).toBe(1);
+
+    await request(app.url)
+      .post('/api/platform/queues/no-such-queue/jobs/1/retry')
+      .set(as(listedAdmin))
+      .expect(404);
+    await request(app.url)
+      .post('/api/platform/queues/missed-chats/jobs/999999/retry')
+      .set(as(listedAdmin))
+      .expect(404);
+
+    const removed = await request(app.url)
+      .delete(`/api/platform/queues/missed-chats/jobs/${jobId}`)
+      .set(as(listedAdmin))
+      .expect(200);
+    expect(removed.body.data).toEqual({ queue: 'missed-chats', id: jobId, state: 'removed' });
+    expect((await health()).queues.find((q) => q.name === 'missed-chats')!.failed).toBe(0);
+    await request(app.url)
+      .delete(`/api/platform/queues/missed-chats/jobs/${jobId}`)
+      .set(as(listedAdmin))
+      .expect(404);
+
+    // Only a failed job is retried, and a waiting one is not a failed one: 409.
+    const waiting = new Queue('missed-chats', { connection: { connectionString: databaseUrl } });
+    try {
+      const timer = await waiting.add(
+        'timer',
+        { organizationId: '1', conversationId: '1' },
+        {
+          delay: 3_600_000,
+        },
+      );
+      await request(app.url)
+        .post(`/api/platform/queues/missed-chats/jobs/${timer.id}/retry`)
+        .set(as(listedAdmin))
+        .expect(409);
+      await request(app.url)
+        .delete(`/api/platform/queues/missed-chats/jobs/${timer.id}`)
+        .set(as(listedAdmin))
+        .expect(200);
+    } finally {
+      await waiting.close();
+    }
+
+    expect(await operatorLog('job.retried')).toEqual([
+      expect.objectContaining({ target_id: `missed-chats/${jobId}`, actor_email: listedEmail }),
+    ]);
+    expect((await operatorLog('job.removed')).map((entry) => entry.target_id)).toEqual([
+      `missed-chats/${jobId}`,
+      expect.stringMatching(/^missed-chats\//),
+    ]);
+  });
+
+  it('lists the running instances by their heartbeat', async () => {
+    const res = await request(app.url)
+      .get('/api/platform/instances')
+      .set(as(listedAdmin))
+      .expect(200);
+    expect(res.body.data).toEqual([
+      expect.objectContaining({
+        pid: expect.any(Number),
+        workers_enabled: true,
+        current: true,
+        version: expect.any(String),
+      }),
+    ]);
+    expect(Date.now() - Date.parse(res.body.data[0].last_seen_at)).toBeLessThan(60_000);
+  });
+
+  it('keeps the operator log append-only', async () => {
+    await expect(db.query(`DELETE FROM platform_operator_log`)).rejects.toThrow(/append-only/);
+    await expect(db.query(`UPDATE platform_operator_log SET action = 'x'`)).rejects.toThrow(
+      /append-only/,
+    );
+  });
+});
