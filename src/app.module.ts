@@ -13,6 +13,7 @@ import { AccountLoginModule } from './modules/account-login/account-login.module
 import { AssignmentModule } from './modules/assignment/assignment.module';
 import { CannedResponsesModule } from './modules/canned-responses/canned-responses.module';
 import { LabelsModule } from './modules/labels/labels.module';
+import { MailModule } from './modules/mail/mail.module';
 import { ReportsModule } from './modules/reports/reports.module';
 import { SearchModule } from './modules/search/search.module';
 import { VisitorPanelModule } from './modules/visitor-panel/visitor-panel.module';
@@ -59,6 +60,7 @@ export class AppModule {
         DocsModule,
         AuthModule,
         AttachmentsModule,
+        MailModule,
         ConversationsModule,
         VisitorsModule,
         WidgetModule,

@@ -131,6 +131,39 @@ export class Environment {
   @IsEmail({ require_tld: false })
   MAIL_FROM = 'no-reply@localhost';
 
+  /**
+   * The domain of reply addresses (`reply+<token>@...`) and forwarding addresses; unset:
+   * PUBLIC_URL's host. Its MX (or a forwarding MTA) must lead to one of the inbound doors.
+   */
+  @Transform(emptyToUndefined)
+  @IsOptional()
+  @Matches(/^[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?(\.[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?)*$/, {
+    message: 'must be a domain name such as mail.example.com',
+  })
+  MAIL_REPLY_DOMAIN?: string;
+
+  /** Attempts at sending one mail before it is marked failed (the first included). */
+  @Transform(toInteger)
+  @IsInt()
+  @Min(1)
+  @Max(30)
+  MAIL_SEND_ATTEMPTS = 10;
+
+  /** Delay before the second attempt at a mail; each later one waits twice as long. */
+  @Transform(toInteger)
+  @IsInt()
+  @Min(10)
+  MAIL_RETRY_DELAY_MS = 5000;
+
+  /**
+   * How long an agent's or bot's message may go unseen by the visitor's widget before it is
+   * mailed to the visitor (replies within that window make one mail).
+   */
+  @Transform(toInteger)
+  @IsInt()
+  @Min(1)
+  CONVERSATION_EMAIL_DELAY_SECONDS = 120;
+
   @IsIn(LOG_LEVELS)
   LOG_LEVEL: (typeof LOG_LEVELS)[number] = 'info';
 

@@ -76,6 +76,8 @@ const UNSCOPED_METHODS: Record<string, string> = {
   'idempotency.repository.ts purgeExpired': 'housekeeping by age, reads nothing out',
   'account-login.repository.ts lockVisitorCodes':
     'an advisory lock on the visitor id, reads no row',
+  'mail.repository.ts staleQueued':
+    'the re-queue sweep reads ids of stuck mails only; each job then names its organization',
   'visitors.repository.ts uidExists':
     "whether a UID names a visitor anywhere (another site's UID is refused, DESIGN), nothing read out",
 };

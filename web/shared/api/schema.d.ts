@@ -406,6 +406,40 @@ export interface paths {
         patch: operations["Labels_update"];
         trace?: never;
     };
+    "/api/agent/mail-log": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List the mails sent, queued or failed, newest first */
+        get: operations["MailLog_list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/agent/mail-log/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Queue a test mail to yourself; the mail log shows whether it was sent */
+        post: operations["MailLog_test"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/agent/me": {
         parameters: {
             query?: never;
@@ -3334,6 +3368,79 @@ export interface components {
             /** @example true */
             status: boolean;
         };
+        MailLogEntryDto: {
+            /** @description Attempts made so far */
+            attempts: number;
+            conversation_id: number | null;
+            /** Format: date-time */
+            created_at: string;
+            id: number;
+            /**
+             * @example conversation_reply
+             * @enum {string}
+             */
+            kind: "login_code" | "test" | "conversation_reply";
+            /** @description The last failed attempt’s error */
+            last_error: string | null;
+            /** @example <5f0c...@mail.example.com> */
+            message_id: string;
+            /** @example ada@example.com */
+            recipient: string;
+            /** Format: date-time */
+            sent_at: string | null;
+            site_id: number | null;
+            /**
+             * @description `queued` until sent or given up (retried with backoff); `failed` after the last attempt, at once on an SMTP 5xx answer, or when SMTP_URL is unset (then the mail was logged, not sent)
+             * @enum {string}
+             */
+            status: "queued" | "sent" | "failed";
+            /** @example New reply from Acme */
+            subject: string;
+            ticket_id: number | null;
+        };
+        MailLogEntryResponseDto: {
+            /**
+             * @description HTTP status code as a string
+             * @example 200
+             */
+            code: string;
+            data: components["schemas"]["MailLogEntryDto"];
+            /**
+             * Format: date-time
+             * @example 2026-11-22T10:00:00.000Z
+             */
+            datetime: string;
+            /** @example OK */
+            message: string;
+            /** @example true */
+            status: boolean;
+        };
+        MailLogPageDto: {
+            /**
+             * @description HTTP status code as a string
+             * @example 200
+             */
+            code: string;
+            /** @example 1 */
+            current_page: number;
+            data: components["schemas"]["MailLogEntryDto"][];
+            /**
+             * Format: date-time
+             * @example 2026-11-22T10:00:00.000Z
+             */
+            datetime: string;
+            /** @example 1 */
+            last_page: number;
+            links: components["schemas"]["PageLinksDto"];
+            /** @example OK */
+            message: string;
+            /** @example 50 */
+            per_page: number;
+            /** @example true */
+            status: boolean;
+            /** @example 1 */
+            total: number;
+        };
         MeApiKeyDto: {
             abilities: ("conversations:read" | "conversations:write" | "visitors:read" | "tickets:read" | "tickets:write" | "agents:read" | "sites:read")[];
             id: number;
@@ -4069,6 +4176,10 @@ export interface components {
              * @example Here is the invoice you asked for.
              */
             body?: string;
+        };
+        SendTestMailDto: {
+            /** @description The site whose name and colour the mail carries (default: the first site) */
+            site_id?: number;
         };
         SetConversationLabelsDto: {
             /** @description Every label the conversation is to carry */
@@ -7278,6 +7389,132 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["LabelResponseDto"];
+                };
+            };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Missing or invalid credentials (`Unauthenticated.`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Missing ability, feature not in plan, or role too low */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Not found, or owned by another organization (`Not found.`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Validation failed; `errors` names each field */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorDto"];
+                };
+            };
+        };
+    };
+    MailLog_list: {
+        parameters: {
+            query?: {
+                page?: number;
+                per_page?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MailLogPageDto"];
+                };
+            };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Missing or invalid credentials (`Unauthenticated.`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Missing ability, feature not in plan, or role too low */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Validation failed; `errors` names each field */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorDto"];
+                };
+            };
+        };
+    };
+    MailLog_test: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SendTestMailDto"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MailLogEntryResponseDto"];
                 };
             };
             /** @description Malformed JSON body (`malformed_json`) */
