@@ -14,6 +14,7 @@ import { AssignmentModule } from './modules/assignment/assignment.module';
 import { CannedResponsesModule } from './modules/canned-responses/canned-responses.module';
 import { LabelsModule } from './modules/labels/labels.module';
 import { MailModule } from './modules/mail/mail.module';
+import { ConversationMailModule } from './modules/conversation-mail/conversation-mail.module';
 import { ReportsModule } from './modules/reports/reports.module';
 import { SearchModule } from './modules/search/search.module';
 import { VisitorPanelModule } from './modules/visitor-panel/visitor-panel.module';
@@ -61,6 +62,7 @@ export class AppModule {
         AuthModule,
         AttachmentsModule,
         MailModule,
+        ConversationMailModule,
         ConversationsModule,
         VisitorsModule,
         WidgetModule,

@@ -3,6 +3,7 @@ export enum QueueName {
   MissedChats = 'missed-chats',
   WebhookDeliveries = 'webhook-deliveries',
   OutgoingMail = 'outgoing-mail',
+  ConversationMail = 'conversation-mail',
 }
 
 /** A conversation to mark `missed` if it is still waiting when the job comes due. */
@@ -31,4 +32,10 @@ export interface WebhookDeliveryJob {
 export interface OutgoingMailJob {
   organizationId: string;
   mailId: string;
+}
+
+/** A conversation whose agent replies may have to be mailed to the visitor (when due). */
+export interface ConversationMailJob {
+  organizationId: string;
+  conversationId: string;
 }

@@ -21,6 +21,16 @@ export interface MailLogRow {
   sent_at: Date | null;
 }
 
+/** A reply or unsubscribe token's binding. */
+export interface MailTokenRow {
+  organization_id: string;
+  purpose: 'reply' | 'unsubscribe';
+  conversation_id: string | null;
+  ticket_id: string | null;
+  visitor_id: string | null;
+  recipient: string;
+}
+
 /** A mail about to be sent: its log row and the sealed content. */
 export interface SendingRow extends MailLogRow {
   content_sealed: string | null;
@@ -116,6 +126,87 @@ export class MailRepository {
       },
       page,
     );
+  }
+
+  async insertToken(
+    organizationId: string,
+    token: {
+      hash: Buffer;
+      purpose: 'reply' | 'unsubscribe';
+      conversationId: string | null;
+      ticketId: string | null;
+      visitorId: string | null;
+      recipient: string;
+    },
+  ): Promise<void> {
+    await sql(
+      this.dataSource,
+      `INSERT INTO mail_tokens (token_hash, organization_id, purpose, conversation_id, ticket_id,
+         visitor_id, recipient)
+       VALUES ($1, $2, $3, $4, $5, $6, $7)`,
+      [
+        token.hash,
+        organizationId,
+        token.purpose,
+        token.conversationId,
+        token.ticketId,
+        token.visitorId,
+        token.recipient,
+      ],
+    );
+  }
+
+  /** A reply or unsubscribe token by its hash: the capability itself, before any organization. */
+  async findToken(hash: Buffer): Promise<MailTokenRow | undefined> {
+    const [row] = await sql<MailTokenRow>(
+      this.dataSource,
+      `SELECT organization_id::text AS organization_id, purpose, conversation_id::text AS conversation_id,
+         ticket_id::text AS ticket_id, visitor_id::text AS visitor_id, recipient
+       FROM mail_tokens WHERE token_hash = $1`,
+      [hash],
+    );
+    return row;
+  }
+
+  /** The Message-IDs of the mails of one conversation or ticket to one recipient, oldest first. */
+  async threadMessageIds(
+    organizationId: string,
+    thread: { conversationId?: string | null; ticketId?: string | null },
+    recipient: string,
+  ): Promise<string[]> {
+    const rows = await sql<{ message_id: string }>(
+      this.dataSource,
+      `SELECT message_id FROM mail_log
+       WHERE organization_id = $1 AND lower(recipient) = lower($4)
+         AND (($2::bigint IS NOT NULL AND conversation_id = $2) OR ($3::bigint IS NOT NULL AND ticket_id = $3))
+       ORDER BY id DESC LIMIT 20`,
+      [organizationId, thread.conversationId ?? null, thread.ticketId ?? null, recipient],
+    );
+    return rows.map((row) => row.message_id).reverse();
+  }
+
+  /** The conversation or ticket the first of these Message-IDs belongs to, in this organization. */
+  async threadOfMessageIds(
+    organizationId: string,
+    messageIds: string[],
+  ): Promise<
+    { conversation_id: string | null; ticket_id: string | null; recipient: string } | undefined
+  > {
+    if (messageIds.length === 0) return undefined;
+    const [row] = await sql<{
+      conversation_id: string | null;
+      ticket_id: string | null;
+      recipient: string;
+    }>(
+      this.dataSource,
+      `SELECT conversation_id::text AS conversation_id, ticket_id::text AS ticket_id, recipient
+       FROM mail_log
+       WHERE organization_id = $1 AND message_id = ANY($2::text[])
+         AND (conversation_id IS NOT NULL OR ticket_id IS NOT NULL)
+       ORDER BY id DESC LIMIT 1`,
+      [organizationId, messageIds],
+    );
+    return row;
   }
 
   /**

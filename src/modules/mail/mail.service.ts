@@ -12,7 +12,8 @@ import { withDefaults } from '../sites/widget-settings';
 import type { MailContent } from './mail-content';
 import type { MailBrand } from './mail-layout';
 import { type MailTemplate, renderTemplate } from './mail-templates';
-import { type MailLogRow, MailRepository } from './mail.repository';
+import { type MailLogRow, MailRepository, type MailTokenRow } from './mail.repository';
+import { hashMailToken, MAIL_TOKEN, newMailToken } from './mail-tokens';
 
 /** One mail to send: what it says (a template), to whom, and what it belongs to. */
 export interface MailRequest {
@@ -23,10 +24,15 @@ export interface MailRequest {
   siteId?: string | null;
   /** The recipient's language (a visitor's); unknown or unset: English. */
   language?: string | null;
-  replyTo?: string;
-  inReplyTo?: string;
-  references?: string[];
+  /**
+   * Answerable by mail: `Reply-To: reply+<token>@MAIL_REPLY_DOMAIN`, a new token bound to the
+   * conversation or ticket and the recipient (and the visitor, when one).
+   */
+  replyable?: { visitorId?: string | null };
+  /** The one-click unsubscribe URL (List-Unsubscribe, RFC 8058). */
+  listUnsubscribe?: string;
   headers?: Record<string, string>;
+  /** The conversation or ticket the mail is about: it is threaded with the earlier ones. */
   conversationId?: string | null;
   ticketId?: string | null;
 }
@@ -57,15 +63,33 @@ export class MailService {
     const { brand, siteId } = await this.brandOf(organizationId, request.siteId ?? null);
     const rendered = renderTemplate(request.template, brand, request.language ?? null);
     const messageId = `<${randomUUID()}@${this.config.mailReplyDomain}>`;
+    const thread = { conversationId: request.conversationId, ticketId: request.ticketId };
+    const threaded = Boolean(thread.conversationId ?? thread.ticketId);
+    // Earlier mails of the same conversation or ticket to the same person: one thread in their
+    // mail client (In-Reply-To the last, References the chain).
+    const references = threaded
+      ? await this.repository.threadMessageIds(organizationId, thread, request.to)
+      : [];
+    const headers: Record<string, string> = { ...request.headers };
+    if (request.listUnsubscribe) {
+      headers['List-Unsubscribe'] = `<${request.listUnsubscribe}>`;
+      headers['List-Unsubscribe-Post'] = 'List-Unsubscribe=One-Click';
+    }
     const content: MailContent = {
       from: { name: brand.name, address: this.config.env.MAIL_FROM },
       toName: request.toName ?? null,
       text: rendered.text,
       html: rendered.html,
-      replyTo: request.replyTo,
-      inReplyTo: request.inReplyTo,
-      references: request.references,
-      headers: request.headers,
+      replyTo: request.replyable
+        ? await this.replyAddress(organizationId, {
+            ...thread,
+            visitorId: request.replyable.visitorId ?? null,
+            recipient: request.to,
+          })
+        : undefined,
+      inReplyTo: references.at(-1),
+      references: references.length > 0 ? references : undefined,
+      headers: Object.keys(headers).length > 0 ? headers : undefined,
     };
     const id = await this.repository.insert(organizationId, {
       siteId,
@@ -79,6 +103,57 @@ export class MailService {
     });
     await this.enqueue(organizationId, id);
     return { id, messageId };
+  }
+
+  /** A new `reply+<token>@MAIL_REPLY_DOMAIN` address bound to the thread and recipient. */
+  private async replyAddress(
+    organizationId: string,
+    binding: {
+      conversationId?: string | null;
+      ticketId?: string | null;
+      visitorId: string | null;
+      recipient: string;
+    },
+  ): Promise<string> {
+    const token = newMailToken();
+    await this.repository.insertToken(organizationId, {
+      hash: hashMailToken(token),
+      purpose: 'reply',
+      conversationId: binding.conversationId ?? null,
+      ticketId: binding.ticketId ?? null,
+      visitorId: binding.visitorId,
+      recipient: binding.recipient,
+    });
+    return `reply+${token}@${this.config.mailReplyDomain}`;
+  }
+
+  /** A one-click unsubscribe link for the visitor's conversation mails to `recipient`. */
+  async unsubscribeUrl(
+    organizationId: string,
+    visitorId: string,
+    recipient: string,
+  ): Promise<string> {
+    const token = newMailToken();
+    await this.repository.insertToken(organizationId, {
+      hash: hashMailToken(token),
+      purpose: 'unsubscribe',
+      conversationId: null,
+      ticketId: null,
+      visitorId,
+      recipient,
+    });
+    return `${this.config.publicUrl}/api/email/unsubscribe/${token}`;
+  }
+
+  /** What a reply or unsubscribe token is bound to; undefined when it names nothing. */
+  resolveToken(token: string): Promise<MailTokenRow | undefined> {
+    if (!MAIL_TOKEN.test(token.toLowerCase())) return Promise.resolve(undefined);
+    return this.repository.findToken(hashMailToken(token));
+  }
+
+  /** The conversation or ticket of an incoming mail's In-Reply-To/References, in one organization. */
+  threadOfMessageIds(organizationId: string, messageIds: string[]) {
+    return this.repository.threadOfMessageIds(organizationId, messageIds);
   }
 
   /** Queues the send of a logged mail; a job already waiting for it is left alone (jobId). */

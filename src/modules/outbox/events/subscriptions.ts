@@ -6,6 +6,7 @@ export const CONSUMERS = {
   MissedChatsScheduler: 'conversations/missed-chats.scheduler.ts',
   AssignmentService: 'assignment/assignment.service.ts',
   VisitorRecordsService: 'account-login/visitor-records.service.ts',
+  ConversationMailScheduler: 'conversation-mail/conversation-mail.scheduler.ts',
 } as const;
 export type Consumer = keyof typeof CONSUMERS;
 
@@ -18,7 +19,7 @@ export type Consumer = keyof typeof CONSUMERS;
 export const SUBSCRIPTIONS = {
   'conversation.started': ['WebhookDispatcher', 'MissedChatsScheduler', 'AssignmentService'],
   'message.received': ['WebhookDispatcher', 'VisitorRecordsService'],
-  'message.sent': ['WebhookDispatcher'],
+  'message.sent': ['WebhookDispatcher', 'ConversationMailScheduler'],
   'chat.missed': ['WebhookDispatcher'],
   'chat.closed': ['WebhookDispatcher', 'AssignmentService'],
   'ticket.created': ['WebhookDispatcher'],
