@@ -15,6 +15,7 @@ import { CannedResponsesModule } from './modules/canned-responses/canned-respons
 import { LabelsModule } from './modules/labels/labels.module';
 import { MailModule } from './modules/mail/mail.module';
 import { ConversationMailModule } from './modules/conversation-mail/conversation-mail.module';
+import { InboundMailModule } from './modules/inbound-mail/inbound-mail.module';
 import { ReportsModule } from './modules/reports/reports.module';
 import { SearchModule } from './modules/search/search.module';
 import { VisitorPanelModule } from './modules/visitor-panel/visitor-panel.module';
@@ -63,6 +64,7 @@ export class AppModule {
         AttachmentsModule,
         MailModule,
         ConversationMailModule,
+        InboundMailModule,
         ConversationsModule,
         VisitorsModule,
         WidgetModule,

@@ -164,6 +164,38 @@ export class Environment {
   @Min(1)
   CONVERSATION_EMAIL_DELAY_SECONDS = 120;
 
+  /**
+   * The bearer token of `POST /api/inbound/email` (raw RFC 822 mail from a forwarding MTA or a
+   * mail provider's hook). Unset: that door is closed (404).
+   */
+  @Transform(emptyToUndefined)
+  @IsOptional()
+  @Matches(/^\S{16,}$/, { message: 'must be at least 16 characters without spaces' })
+  INBOUND_EMAIL_TOKEN?: string;
+
+  /** Port of the built-in SMTP listener for incoming mail; unset: no listener. */
+  @Transform(({ value }: { value: unknown }) => toInteger({ value: emptyToUndefined({ value }) }))
+  @IsOptional()
+  @IsInt()
+  @Min(0)
+  @Max(65535)
+  INBOUND_SMTP_PORT?: number;
+
+  @IsString()
+  INBOUND_SMTP_HOST = '0.0.0.0';
+
+  /** Largest incoming mail, on every door (SMTP answers 552, HTTP 413). */
+  @Transform(toInteger)
+  @IsInt()
+  @Min(1024)
+  INBOUND_MAIL_MAX_BYTES = 25 * 1024 * 1024;
+
+  /** Mails one client address may hand the SMTP listener per minute (then 421 / 451). */
+  @Transform(toInteger)
+  @IsInt()
+  @Min(1)
+  INBOUND_SMTP_RATE_PER_MINUTE = 60;
+
   @IsIn(LOG_LEVELS)
   LOG_LEVEL: (typeof LOG_LEVELS)[number] = 'info';
 

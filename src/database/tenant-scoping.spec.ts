@@ -23,6 +23,11 @@ const WORKER_REPOSITORIES: Record<string, string[]> = {
     'modules/attachments/attachments.service.ts',
     'modules/attachments/attachments.module.ts',
   ],
+  'modules/inbound-mail/inbound-mail-worker.repository.ts': [
+    'modules/inbound-mail/inbound-mail.service.ts',
+    'modules/inbound-mail/inbound-mail.sweep.ts',
+    'modules/inbound-mail/inbound-mail.module.ts',
+  ],
   'common/crypto/sealed-values-maintenance.repository.ts': [
     'common/crypto/secret-box.service.ts',
     'common/crypto/crypto.module.ts',

@@ -175,4 +175,12 @@ describe('outgoing mail without SMTP_URL', () => {
     expect(logged).toContain('mail not sent (SMTP_URL unset)');
     expect(logged).toContain('This is a test mail');
   });
+
+  it('has no HTTP door for incoming mail while INBOUND_EMAIL_TOKEN is unset (404)', async () => {
+    await request(suite.app.url)
+      .post('/api/inbound/email')
+      .set({ Authorization: 'Bearer anything-at-all-0123456789', 'Content-Type': 'message/rfc822' })
+      .send(Buffer.from('From: a@b.example\r\n\r\nhi\r\n'))
+      .expect(404);
+  });
 });

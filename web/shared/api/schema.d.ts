@@ -987,6 +987,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/inbound/email": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Take one incoming mail (raw RFC 822); stored before it is parsed
+         * @description Answers what became of it: `processed` (added to its conversation), `duplicate` (that Message-ID was taken before) or `received` (stored; parsed again later). A mail that matches no reply address, or has no sender, is refused with a 422 (`error_code` `validation_failed`, field `recipient` or `mail`) after being stored; too large is a 413.
+         */
+        post: operations["InboundEmail_receive"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/agents": {
         parameters: {
             query?: never;
@@ -3191,6 +3211,33 @@ export interface components {
             database: "up" | "down";
             /** @enum {string} */
             queue: "up" | "down";
+        };
+        InboundResultDto: {
+            conversation_id: number | null;
+            /** @description The stored mail’s id */
+            id: number;
+            /**
+             * @description `processed`: added to its conversation; `duplicate`: this Message-ID was taken before; `received`: stored, to be parsed again
+             * @enum {string}
+             */
+            status: "processed" | "duplicate" | "received";
+        };
+        InboundResultResponseDto: {
+            /**
+             * @description HTTP status code as a string
+             * @example 200
+             */
+            code: string;
+            data: components["schemas"]["InboundResultDto"];
+            /**
+             * Format: date-time
+             * @example 2026-11-22T10:00:00.000Z
+             */
+            datetime: string;
+            /** @example OK */
+            message: string;
+            /** @example true */
+            status: boolean;
         };
         InboxConversationDto: {
             assigned_agent_id: number | null;
@@ -10388,6 +10435,87 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Seconds until the window resets */
                     "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorDto"];
+                };
+            };
+        };
+    };
+    InboundEmail_receive: {
+        parameters: {
+            query?: {
+                /** @description The envelope recipient, when the MTA knows it (Postfix: `${recipient}`) */
+                recipient?: unknown;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The raw mail (RFC 822) */
+        requestBody: {
+            content: {
+                "message/rfc822": string;
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InboundResultResponseDto"];
+                };
+            };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Missing or invalid credentials (`Unauthenticated.`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Not found, or owned by another organization (`Not found.`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Error */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Validation failed; `errors` names each field */
+            422: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {

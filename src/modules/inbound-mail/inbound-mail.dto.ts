@@ -1,0 +1,17 @@
+import { ApiProperty } from '@nestjs/swagger';
+import { EnvelopeDto } from '../../common/openapi/envelope.dto';
+
+export class InboundResultDto {
+  @ApiProperty({ description: 'The stored mail’s id' }) id!: number;
+  @ApiProperty({
+    enum: ['processed', 'duplicate', 'received'],
+    description:
+      '`processed`: added to its conversation; `duplicate`: this Message-ID was taken before; `received`: stored, to be parsed again',
+  })
+  status!: string;
+  @ApiProperty({ type: Number, nullable: true }) conversation_id!: number | null;
+}
+
+export class InboundResultResponseDto extends EnvelopeDto {
+  @ApiProperty({ type: InboundResultDto }) data!: InboundResultDto;
+}
