@@ -16,6 +16,7 @@ import { LabelsModule } from './modules/labels/labels.module';
 import { MailModule } from './modules/mail/mail.module';
 import { ConversationMailModule } from './modules/conversation-mail/conversation-mail.module';
 import { InboundMailModule } from './modules/inbound-mail/inbound-mail.module';
+import { EmailInboxesModule } from './modules/email-inboxes/email-inboxes.module';
 import { ReportsModule } from './modules/reports/reports.module';
 import { SearchModule } from './modules/search/search.module';
 import { VisitorPanelModule } from './modules/visitor-panel/visitor-panel.module';
@@ -65,6 +66,7 @@ export class AppModule {
         MailModule,
         ConversationMailModule,
         InboundMailModule,
+        EmailInboxesModule,
         ConversationsModule,
         VisitorsModule,
         WidgetModule,

@@ -81,6 +81,8 @@ const UNSCOPED_METHODS: Record<string, string> = {
   'idempotency.repository.ts purgeExpired': 'housekeeping by age, reads nothing out',
   'account-login.repository.ts lockVisitorCodes':
     'an advisory lock on the visitor id, reads no row',
+  'email-inboxes.repository.ts findForMail':
+    'an incoming mail names its inbox by forwarding token or support address, before any organization',
   'mail.repository.ts findToken': 'a reply or unsubscribe token, found by its hash: the capability',
   'mail.repository.ts staleQueued':
     'the re-queue sweep reads ids of stuck mails only; each job then names its organization',

@@ -82,7 +82,14 @@ export class InboundEmailController {
       data: {
         id: Number(result.id),
         status: result.status,
-        conversation_id: result.status === 'processed' ? Number(result.conversationId) : null,
+        conversation_id:
+          result.status === 'processed' && result.outcome === 'conversation_message'
+            ? Number(result.conversationId)
+            : null,
+        ticket_id:
+          result.status === 'processed' && result.outcome !== 'conversation_message'
+            ? Number(result.ticketId)
+            : null,
       },
     };
   }

@@ -6,10 +6,12 @@ export class InboundResultDto {
   @ApiProperty({
     enum: ['processed', 'duplicate', 'received'],
     description:
-      '`processed`: added to its conversation; `duplicate`: this Message-ID was taken before; `received`: stored, to be parsed again',
+      '`processed`: added to its conversation or ticket, or a new ticket; `duplicate`: this Message-ID was taken before; `received`: stored, to be parsed again',
   })
   status!: string;
   @ApiProperty({ type: Number, nullable: true }) conversation_id!: number | null;
+  @ApiProperty({ type: Number, nullable: true, description: 'The ticket opened or answered' })
+  ticket_id!: number | null;
 }
 
 export class InboundResultResponseDto extends EnvelopeDto {

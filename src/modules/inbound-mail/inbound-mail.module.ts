@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { ConversationsModule } from '../conversations/conversations.module';
+import { EmailInboxesModule } from '../email-inboxes/email-inboxes.module';
 import { MailModule } from '../mail/mail.module';
 import { InboundEmailController } from './inbound-email.controller';
 import { InboundMailWorkerRepository } from './inbound-mail-worker.repository';
@@ -9,7 +10,7 @@ import { InboundSmtpListener } from './inbound-smtp.listener';
 
 /** Incoming mail: the doors (HTTP, SMTP), the store, one parser, matching and delivery. */
 @Module({
-  imports: [ConversationsModule, MailModule],
+  imports: [ConversationsModule, EmailInboxesModule, MailModule],
   controllers: [InboundEmailController],
   providers: [
     InboundMailWorkerRepository,

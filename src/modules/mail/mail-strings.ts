@@ -19,6 +19,9 @@ export interface MailStrings {
   replyOpenChat: string;
   replyWhy: (site: string) => string;
   unsubscribe: string;
+  ticketReceived: (number: string) => string;
+  ticketAnswerToAdd: string;
+  ticketNewAnswer: string;
 }
 
 const en: MailStrings = {
@@ -35,6 +38,9 @@ const en: MailStrings = {
   replyOpenChat: 'Open the chat',
   replyWhy: (site) => `You receive this mail because you left your address in a chat with ${site}.`,
   unsubscribe: 'Stop these mails',
+  ticketReceived: (number) => `We received your request. Its number is ${number}.`,
+  ticketAnswerToAdd: 'Answer this mail to add to it.',
+  ticketNewAnswer: 'There is a new answer to your request:',
 };
 
 const de: MailStrings = {
@@ -53,6 +59,9 @@ const de: MailStrings = {
   replyWhy: (site) =>
     `Sie erhalten diese Mail, weil Sie Ihre Adresse in einem Chat mit ${site} angegeben haben.`,
   unsubscribe: 'Diese Mails abbestellen',
+  ticketReceived: (number) => `Wir haben Ihre Anfrage erhalten. Ihre Nummer ist ${number}.`,
+  ticketAnswerToAdd: 'Antworten Sie auf diese Mail, um etwas hinzuzufügen.',
+  ticketNewAnswer: 'Es gibt eine neue Antwort auf Ihre Anfrage:',
 };
 
 const fr: MailStrings = {
@@ -71,6 +80,9 @@ const fr: MailStrings = {
   replyWhy: (site) =>
     `Vous recevez ce message car vous avez laissé votre adresse dans un chat avec ${site}.`,
   unsubscribe: 'Ne plus recevoir ces messages',
+  ticketReceived: (number) => `Nous avons bien reçu votre demande. Son numéro est ${number}.`,
+  ticketAnswerToAdd: 'Répondez à ce message pour la compléter.',
+  ticketNewAnswer: 'Votre demande a une nouvelle réponse :',
 };
 
 const es: MailStrings = {
@@ -88,6 +100,9 @@ const es: MailStrings = {
   replyOpenChat: 'Abrir el chat',
   replyWhy: (site) => `Recibes este correo porque dejaste tu dirección en un chat con ${site}.`,
   unsubscribe: 'Dejar de recibir estos correos',
+  ticketReceived: (number) => `Hemos recibido tu solicitud. Su número es ${number}.`,
+  ticketAnswerToAdd: 'Responde a este correo para añadir algo.',
+  ticketNewAnswer: 'Hay una nueva respuesta a tu solicitud:',
 };
 
 const pt: MailStrings = {
@@ -105,6 +120,9 @@ const pt: MailStrings = {
   replyOpenChat: 'Abrir o chat',
   replyWhy: (site) => `Recebe este e-mail porque deixou o seu endereço num chat com ${site}.`,
   unsubscribe: 'Deixar de receber estes e-mails',
+  ticketReceived: (number) => `Recebemos o seu pedido. O número é ${number}.`,
+  ticketAnswerToAdd: 'Responda a este e-mail para acrescentar algo.',
+  ticketNewAnswer: 'Há uma nova resposta ao seu pedido:',
 };
 
 const ar: MailStrings = {
@@ -121,6 +139,9 @@ const ar: MailStrings = {
   replyOpenChat: 'فتح المحادثة',
   replyWhy: (site) => `تصلك هذه الرسالة لأنك تركت عنوانك في محادثة مع ${site}.`,
   unsubscribe: 'إيقاف هذه الرسائل',
+  ticketReceived: (number) => `تلقينا طلبك. رقمه ${number}.`,
+  ticketAnswerToAdd: 'رد على هذه الرسالة لإضافة شيء إليه.',
+  ticketNewAnswer: 'هناك رد جديد على طلبك:',
 };
 
 const CATALOG: Record<MailLanguage, MailStrings> = { en, de, fr, es, pt, ar };

@@ -12,10 +12,25 @@ export type MailTemplate =
       messages: { author: string; text: string }[];
       chatUrl: string;
       unsubscribeUrl: string;
+    }
+  | { kind: 'ticket_acknowledgement'; name: string | null; ticketNumber: string; subject: string }
+  | {
+      kind: 'ticket_reply';
+      name: string | null;
+      ticketNumber: string;
+      subject: string;
+      /** Agent-written comments, oldest first. */
+      messages: { author: string; text: string }[];
     };
 
 export type MailKind = MailTemplate['kind'];
-export const MAIL_KINDS: MailKind[] = ['login_code', 'test', 'conversation_reply'];
+export const MAIL_KINDS: MailKind[] = [
+  'login_code',
+  'test',
+  'conversation_reply',
+  'ticket_acknowledgement',
+  'ticket_reply',
+];
 
 function body(template: MailTemplate, brand: MailBrand, language: string | null): MailBody {
   const t = mailStrings(mailLanguage(language));
@@ -51,6 +66,25 @@ function body(template: MailTemplate, brand: MailBrand, language: string | null)
           { type: 'button', label: t.replyOpenChat, url: template.chatUrl },
         ],
         footer: [t.replyWhy(brand.name), `${t.unsubscribe}: ${template.unsubscribeUrl}`],
+      };
+    case 'ticket_acknowledgement':
+      return {
+        subject: `[#${template.ticketNumber}] ${template.subject}`,
+        blocks: [
+          { type: 'paragraph', text: t.hello(template.name) },
+          { type: 'paragraph', text: t.ticketReceived(template.ticketNumber) },
+          { type: 'paragraph', text: t.ticketAnswerToAdd },
+        ],
+      };
+    case 'ticket_reply':
+      return {
+        subject: `[#${template.ticketNumber}] ${template.subject}`,
+        blocks: [
+          { type: 'paragraph', text: t.hello(template.name) },
+          { type: 'paragraph', text: t.ticketNewAnswer },
+          ...template.messages.map((message) => ({ type: 'message' as const, ...message })),
+          { type: 'paragraph', text: t.ticketAnswerToAdd },
+        ],
       };
   }
 }

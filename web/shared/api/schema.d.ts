@@ -370,6 +370,43 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/agent/email-inboxes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List inboxes, newest first */
+        get: operations["EmailInboxes_list"];
+        put?: never;
+        /** Add an inbox; its new mail opens tickets (409 for an address in use) */
+        post: operations["EmailInboxes_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/agent/email-inboxes/{inbox}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Read an inbox */
+        get: operations["EmailInboxes_get"];
+        put?: never;
+        post?: never;
+        /** Delete an inbox (its tickets stay) */
+        delete: operations["EmailInboxes_remove"];
+        options?: never;
+        head?: never;
+        /** Change the name, address, site or acknowledgement */
+        patch: operations["EmailInboxes_update"];
+        trace?: never;
+    };
     "/api/agent/labels": {
         parameters: {
             query?: never;
@@ -2041,7 +2078,7 @@ export interface components {
             /** @description The agent or visitor who wrote it (null for system comments) */
             author_id: number | null;
             /** @enum {string} */
-            author_type: "agent" | "visitor" | "system";
+            author_type: "agent" | "visitor" | "customer" | "system";
             body: string;
             /** Format: date-time */
             created_at: string;
@@ -2080,7 +2117,7 @@ export interface components {
             priority: "low" | "normal" | "high" | "urgent";
             site_id: number;
             /** @enum {string} */
-            source: "api" | "widget" | "dashboard";
+            source: "api" | "widget" | "dashboard" | "email";
             /** @enum {string} */
             status: "open" | "pending" | "in_progress" | "resolved" | "closed";
             /** @example Cannot download my invoice */
@@ -2103,7 +2140,7 @@ export interface components {
             priority: "low" | "normal" | "high" | "urgent";
             site_id: number;
             /** @enum {string} */
-            source: "api" | "widget" | "dashboard";
+            source: "api" | "widget" | "dashboard" | "email";
             /** @enum {string} */
             status: "open" | "pending" | "in_progress" | "resolved" | "closed";
             /** @example Cannot download my invoice */
@@ -2838,6 +2875,22 @@ export interface components {
             /** @example refund */
             shortcut: string;
         };
+        CreateEmailInboxDto: {
+            /**
+             * @description Mail the customer an acknowledgement with the ticket number
+             * @default true
+             */
+            acknowledge: boolean;
+            /**
+             * @description The public support address
+             * @example support@acme.example
+             */
+            address: string;
+            /** @example Support */
+            name: string;
+            /** @description The site its tickets are filed under (default: the first) */
+            site_id?: number;
+        };
         CreateLabelDto: {
             /** @example #1f6feb */
             color: string;
@@ -3056,6 +3109,66 @@ export interface components {
             median_seconds: number | null;
             p90_seconds: number | null;
         };
+        EmailInboxDto: {
+            acknowledge: boolean;
+            /** @example support@acme.example */
+            address: string;
+            /** Format: date-time */
+            created_at: string;
+            /**
+             * @description Forward the support address here (or point its MX at the service)
+             * @example inbox-abcdefghijklmnopqrstuvwxyz234567@mail.example.com
+             */
+            forwarding_address: string;
+            id: number;
+            name: string;
+            site_id: number;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        EmailInboxPageDto: {
+            /**
+             * @description HTTP status code as a string
+             * @example 200
+             */
+            code: string;
+            /** @example 1 */
+            current_page: number;
+            data: components["schemas"]["EmailInboxDto"][];
+            /**
+             * Format: date-time
+             * @example 2026-11-22T10:00:00.000Z
+             */
+            datetime: string;
+            /** @example 1 */
+            last_page: number;
+            links: components["schemas"]["PageLinksDto"];
+            /** @example OK */
+            message: string;
+            /** @example 50 */
+            per_page: number;
+            /** @example true */
+            status: boolean;
+            /** @example 1 */
+            total: number;
+        };
+        EmailInboxResponseDto: {
+            /**
+             * @description HTTP status code as a string
+             * @example 200
+             */
+            code: string;
+            data: components["schemas"]["EmailInboxDto"];
+            /**
+             * Format: date-time
+             * @example 2026-11-22T10:00:00.000Z
+             */
+            datetime: string;
+            /** @example OK */
+            message: string;
+            /** @example true */
+            status: boolean;
+        };
         EnvelopeDto: {
             /**
              * @description HTTP status code as a string
@@ -3217,10 +3330,12 @@ export interface components {
             /** @description The stored mail’s id */
             id: number;
             /**
-             * @description `processed`: added to its conversation; `duplicate`: this Message-ID was taken before; `received`: stored, to be parsed again
+             * @description `processed`: added to its conversation or ticket, or a new ticket; `duplicate`: this Message-ID was taken before; `received`: stored, to be parsed again
              * @enum {string}
              */
             status: "processed" | "duplicate" | "received";
+            /** @description The ticket opened or answered */
+            ticket_id: number | null;
         };
         InboundResultResponseDto: {
             /**
@@ -3444,7 +3559,7 @@ export interface components {
              * @example conversation_reply
              * @enum {string}
              */
-            kind: "login_code" | "test" | "conversation_reply";
+            kind: "login_code" | "test" | "conversation_reply" | "ticket_acknowledgement" | "ticket_reply";
             /** @description The last failed attempt’s error */
             last_error: string | null;
             /** @example <5f0c...@mail.example.com> */
@@ -4441,7 +4556,7 @@ export interface components {
             priority: "low" | "normal" | "high" | "urgent";
             site_id: number;
             /** @enum {string} */
-            source: "api" | "widget" | "dashboard";
+            source: "api" | "widget" | "dashboard" | "email";
             /** @enum {string} */
             status: "open" | "pending" | "in_progress" | "resolved" | "closed";
             /** @example Cannot download my invoice */
@@ -4477,7 +4592,7 @@ export interface components {
             /** @enum {string} */
             priority: "low" | "normal" | "high" | "urgent";
             /** @enum {string} */
-            source: "api" | "widget" | "dashboard";
+            source: "api" | "widget" | "dashboard" | "email";
             /** @enum {string} */
             status: "open" | "pending" | "in_progress" | "resolved" | "closed";
             /** @example Cannot download my invoice */
@@ -4539,7 +4654,7 @@ export interface components {
             /** @enum {string} */
             priority: "low" | "normal" | "high" | "urgent";
             /** @enum {string} */
-            source: "api" | "widget" | "dashboard";
+            source: "api" | "widget" | "dashboard" | "email";
             /** @enum {string} */
             status: "open" | "pending" | "in_progress" | "resolved" | "closed";
             /** @example Cannot download my invoice */
@@ -4701,6 +4816,12 @@ export interface components {
             body?: string;
             /** @example refund */
             shortcut?: string;
+        };
+        UpdateEmailInboxDto: {
+            acknowledge?: boolean;
+            address?: string;
+            name?: string;
+            site_id?: number;
         };
         UpdateLabelDto: {
             /** @example #1f6feb */
@@ -5474,7 +5595,7 @@ export interface components {
             /** @enum {string} */
             priority: "low" | "normal" | "high" | "urgent";
             /** @enum {string} */
-            source: "api" | "widget" | "dashboard";
+            source: "api" | "widget" | "dashboard" | "email";
             /** @enum {string} */
             status: "open" | "pending" | "in_progress" | "resolved" | "closed";
             /** @example Cannot download my invoice */
@@ -7226,6 +7347,355 @@ export interface operations {
             };
             /** @description Not found, or owned by another organization (`Not found.`) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Validation failed; `errors` names each field */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorDto"];
+                };
+            };
+        };
+    };
+    EmailInboxes_list: {
+        parameters: {
+            query?: {
+                page?: number;
+                per_page?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EmailInboxPageDto"];
+                };
+            };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Missing or invalid credentials (`Unauthenticated.`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Missing ability, feature not in plan, or role too low */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Validation failed; `errors` names each field */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorDto"];
+                };
+            };
+        };
+    };
+    EmailInboxes_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateEmailInboxDto"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EmailInboxResponseDto"];
+                };
+            };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Missing or invalid credentials (`Unauthenticated.`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Missing ability, feature not in plan, or role too low */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Conflict with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Validation failed; `errors` names each field */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorDto"];
+                };
+            };
+        };
+    };
+    EmailInboxes_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                inbox: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EmailInboxResponseDto"];
+                };
+            };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Missing or invalid credentials (`Unauthenticated.`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Missing ability, feature not in plan, or role too low */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Not found, or owned by another organization (`Not found.`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Validation failed; `errors` names each field. Any route: a query parameter, header or body field holding a NUL character or a lone surrogate */
+            422: {
+                headers: {
+                    /** @description Requests allowed per API key and minute (RATE_LIMIT_PER_MINUTE) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorDto"];
+                };
+            };
+        };
+    };
+    EmailInboxes_remove: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                inbox: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EnvelopeDto"];
+                };
+            };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Missing or invalid credentials (`Unauthenticated.`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Missing ability, feature not in plan, or role too low */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Not found, or owned by another organization (`Not found.`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Validation failed; `errors` names each field. Any route: a query parameter, header or body field holding a NUL character or a lone surrogate */
+            422: {
+                headers: {
+                    /** @description Requests allowed per API key and minute (RATE_LIMIT_PER_MINUTE) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorDto"];
+                };
+            };
+        };
+    };
+    EmailInboxes_update: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                inbox: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateEmailInboxDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EmailInboxResponseDto"];
+                };
+            };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Missing or invalid credentials (`Unauthenticated.`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Missing ability, feature not in plan, or role too low */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Not found, or owned by another organization (`Not found.`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Conflict with the current state */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -7,6 +7,7 @@ export const CONSUMERS = {
   AssignmentService: 'assignment/assignment.service.ts',
   VisitorRecordsService: 'account-login/visitor-records.service.ts',
   ConversationMailScheduler: 'conversation-mail/conversation-mail.scheduler.ts',
+  TicketMailService: 'email-inboxes/ticket-mail.service.ts',
 } as const;
 export type Consumer = keyof typeof CONSUMERS;
 
@@ -26,7 +27,7 @@ export const SUBSCRIPTIONS = {
   'ticket.assigned': ['WebhookDispatcher'],
   'ticket.status_changed': ['WebhookDispatcher'],
   'ticket.priority_changed': ['WebhookDispatcher'],
-  'ticket.comment_added': ['WebhookDispatcher'],
+  'ticket.comment_added': ['WebhookDispatcher', 'TicketMailService'],
   'review.submitted': ['WebhookDispatcher'],
   // On record only: nothing reacts to it yet.
   'conversation.assigned': [],
