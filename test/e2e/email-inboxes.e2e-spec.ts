@@ -199,6 +199,7 @@ describe('email inboxes', () => {
     const ack = await simpleParser((await smtp.next('carol@example.com')).raw);
     expect(ack.subject).toBe(`[#${ticket.ticket_number}] Order 1234 never arrived`);
     expect(ack.text).toContain(`Its number is ${ticket.ticket_number}.`);
+    expect(ack.headers.get('auto-submitted')).toBe('auto-replied');
     const replyTo = ack.replyTo!.value[0].address!;
     expect(replyTo).toMatch(/^reply\+[a-z2-7]{32}@reply\.acme\.example$/);
 
@@ -259,6 +260,40 @@ describe('email inboxes', () => {
     const toCarol = smtp.mails.filter((mail) => mail.to.includes('carol@example.com'));
     expect(toCarol).toHaveLength(2);
     expect(toCarol.some((mail) => mail.raw.includes('Carrier says'))).toBe(false);
+  });
+
+  it('opens a ticket but sends no acknowledgement to an autoresponder, nor a flood of them to one sender', async () => {
+    const inbox = (
+      await request(app.url)
+        .post('/api/agent/email-inboxes')
+        .set(bearer(org.token))
+        .send({ name: 'Billing', address: 'billing@acme.example' })
+        .expect(201)
+    ).body.data as Inbox;
+    const auto = raw({
+      from: 'robot@example.com',
+      to: inbox.forwarding_address,
+      subject: 'Out of office',
+      text: 'I am away.',
+    }).replace('Content-Type:', 'Auto-Submitted: auto-replied\r\nContent-Type:');
+    expect((await post(auto).expect(200)).body.data.ticket_id).toEqual(expect.any(Number));
+    for (let i = 0; i < 7; i += 1) {
+      await post(
+        raw({
+          from: 'flood@example.com',
+          to: inbox.forwarding_address,
+          subject: `Flood ${i}`,
+          text: 'Hello',
+        }),
+      ).expect(200);
+    }
+    await sleep(2000);
+    expect(smtp.mails.filter((mail) => mail.to.includes('robot@example.com'))).toHaveLength(0);
+    expect(smtp.mails.filter((mail) => mail.to.includes('flood@example.com'))).toHaveLength(5);
+    const tickets = await db.query(
+      `SELECT count(*)::int AS n FROM tickets WHERE customer_email = 'flood@example.com'`,
+    );
+    expect(tickets.rows[0].n).toBe(7);
   });
 
   it('accepts mail for an inbox address over SMTP and still refuses everything else', async () => {

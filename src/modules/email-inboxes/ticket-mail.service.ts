@@ -1,10 +1,15 @@
-import { Injectable, Logger, type OnModuleInit } from '@nestjs/common';
+import { Inject, Injectable, Logger, type OnModuleInit } from '@nestjs/common';
+import { RATE_LIMIT_STORE, type RateLimitStore } from '../../common/rate-limit/rate-limit.store';
+import { AppConfig } from '../../config/app-config';
 import { AgentsService } from '../agents/agents.service';
 import { MailService } from '../mail/mail.service';
 import { OutboxService } from '../outbox/outbox.service';
 import { TicketChangesService } from '../tickets/ticket-changes.service';
 import { TicketsService } from '../tickets/tickets.service';
 import type { EmailInboxRow } from './email-inboxes.repository';
+
+/** Acknowledgements one sender address may get per organization and hour. */
+const ACKS_PER_SENDER_HOUR = 5;
 
 /**
  * Tickets by email (DESIGN section 9): a new mail to an inbox opens a ticket (`email`) and gets
@@ -22,6 +27,8 @@ export class TicketMailService implements OnModuleInit {
     private readonly agents: AgentsService,
     private readonly mail: MailService,
     private readonly outbox: OutboxService,
+    private readonly config: AppConfig,
+    @Inject(RATE_LIMIT_STORE) private readonly limits: RateLimitStore,
   ) {}
 
   onModuleInit(): void {
@@ -37,7 +44,13 @@ export class TicketMailService implements OnModuleInit {
   /** A ticket from a new mail to `inbox`, acknowledged to the sender when the inbox says so. */
   async openFromMail(
     inbox: EmailInboxRow,
-    mail: { fromAddress: string; fromName: string | null; subject: string | null; text: string },
+    mail: {
+      fromAddress: string;
+      fromName: string | null;
+      subject: string | null;
+      text: string;
+      automatic: boolean;
+    },
   ): Promise<string> {
     const organizationId = inbox.organization_id;
     const subject = (mail.subject ?? '').trim().slice(0, 255) || '(no subject)';
@@ -48,7 +61,7 @@ export class TicketMailService implements OnModuleInit {
       customerName: mail.fromName ?? undefined,
       customerEmail: mail.fromAddress,
     });
-    if (inbox.acknowledge) {
+    if (inbox.acknowledge && (await this.mayAcknowledge(organizationId, mail))) {
       await this.mail.send(organizationId, {
         template: {
           kind: 'ticket_acknowledgement',
@@ -61,9 +74,33 @@ export class TicketMailService implements OnModuleInit {
         siteId: inbox.site_id,
         ticketId: ticket.id,
         replyable: {},
+        // RFC 3834: an automatic answer, which other autoresponders must not answer.
+        headers: { 'Auto-Submitted': 'auto-replied' },
       });
     }
     return ticket.id;
+  }
+
+  /**
+   * No acknowledgement to a machine (a loop between two autoresponders), to our own sender, nor
+   * past ACKS_PER_SENDER_HOUR to one address (a flood of forged senders must not make the service
+   * a source of backscatter). The ticket is opened in every case.
+   */
+  private async mayAcknowledge(
+    organizationId: string,
+    mail: { fromAddress: string; automatic: boolean },
+  ): Promise<boolean> {
+    if (mail.automatic || mail.fromAddress === this.config.env.MAIL_FROM.toLowerCase()) {
+      this.logger.log({ msg: 'no acknowledgement: automatic mail or our own sender' });
+      return false;
+    }
+    const hit = await this.limits.hit(
+      `ticket-ack:${organizationId}:${mail.fromAddress}`,
+      ACKS_PER_SENDER_HOUR,
+      60 * 60 * 1000,
+    );
+    if (!hit.allowed) this.logger.warn({ msg: 'no acknowledgement: sender past its hourly limit' });
+    return hit.allowed;
   }
 
   /** The customer's answer by mail: a comment by the customer. */

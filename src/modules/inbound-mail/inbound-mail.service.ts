@@ -172,6 +172,7 @@ export class InboundMailService {
       fromName: parsed.from.name,
       subject: parsed.subject,
       text: parsed.text || '(no text)',
+      automatic: parsed.automatic,
     });
     const status = await this.store.markProcessed(id, {
       organizationId,

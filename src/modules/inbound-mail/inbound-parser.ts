@@ -12,6 +12,11 @@ export interface ParsedInbound {
   subject: string | null;
   /** The new text only: quoted history and signature stripped. */
   text: string;
+  /**
+   * Sent by a machine (RFC 3834 `Auto-Submitted`, `Precedence: bulk|junk|list`, common
+   * autoresponder headers): never answered automatically, so two autoresponders cannot loop.
+   */
+  automatic: boolean;
 }
 
 /** The longest message body a mail turns into (the widget's limit). */
@@ -50,6 +55,16 @@ export async function parseInbound(raw: Buffer): Promise<ParsedInbound | undefin
     ...headerLine('delivered-to'),
     ...headerLine('x-original-to'),
   ].map((address) => address.toLowerCase());
+  const header = (name: string) => {
+    const value = mail.headers.get(name);
+    return typeof value === 'string' ? value.trim().toLowerCase() : value ? 'present' : '';
+  };
+  const autoSubmitted = header('auto-submitted');
+  const automatic =
+    (autoSubmitted !== '' && autoSubmitted !== 'no') ||
+    ['bulk', 'junk', 'list'].includes(header('precedence')) ||
+    header('x-autoreply') !== '' ||
+    header('x-autorespond') !== '';
   const text = mail.text ?? '';
   const stripped = new EmailReplyParser().parseReply(text).trim();
   return {
@@ -60,5 +75,6 @@ export async function parseInbound(raw: Buffer): Promise<ParsedInbound | undefin
     headerRecipients: [...new Set(recipients)],
     subject: mail.subject ?? null,
     text: (stripped || text.trim()).slice(0, MAX_BODY),
+    automatic,
   };
 }
