@@ -14,6 +14,10 @@ import { AccountLoginModule } from './modules/account-login/account-login.module
 import { AssignmentModule } from './modules/assignment/assignment.module';
 import { CannedResponsesModule } from './modules/canned-responses/canned-responses.module';
 import { LabelsModule } from './modules/labels/labels.module';
+import { MailModule } from './modules/mail/mail.module';
+import { ConversationMailModule } from './modules/conversation-mail/conversation-mail.module';
+import { InboundMailModule } from './modules/inbound-mail/inbound-mail.module';
+import { EmailInboxesModule } from './modules/email-inboxes/email-inboxes.module';
 import { ReportsModule } from './modules/reports/reports.module';
 import { SearchModule } from './modules/search/search.module';
 import { VisitorPanelModule } from './modules/visitor-panel/visitor-panel.module';
@@ -65,6 +69,10 @@ export class AppModule {
         DocsModule,
         AuthModule,
         AttachmentsModule,
+        MailModule,
+        ConversationMailModule,
+        InboundMailModule,
+        EmailInboxesModule,
         ConversationsModule,
         VisitorsModule,
         WidgetModule,

@@ -14,6 +14,8 @@ export class AppConfig {
   readonly trustProxy: boolean | number | string;
   /** The header the proxy puts the visitor's country in, lower-cased; undefined when unset. */
   readonly countryHeader: string | undefined;
+  /** The domain of reply and forwarding addresses (MAIL_REPLY_DOMAIN, else PUBLIC_URL's host). */
+  readonly mailReplyDomain: string;
 
   constructor(readonly env: Environment) {
     this.publicUrl = (env.PUBLIC_URL ?? `http://localhost:${env.PORT}`).replace(/\/+$/, '');
@@ -30,6 +32,9 @@ export class AppConfig {
         .map((part) => new URL(part).origin),
     ]);
     this.countryHeader = env.COUNTRY_HEADER?.toLowerCase();
+    this.mailReplyDomain = (
+      env.MAIL_REPLY_DOMAIN ?? new URL(this.publicUrl).hostname
+    ).toLowerCase();
     const trust = env.TRUST_PROXY.trim();
     this.trustProxy =
       trust === 'true'

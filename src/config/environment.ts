@@ -131,6 +131,71 @@ export class Environment {
   @IsEmail({ require_tld: false })
   MAIL_FROM = 'no-reply@localhost';
 
+  /**
+   * The domain of reply addresses (`reply+<token>@...`) and forwarding addresses; unset:
+   * PUBLIC_URL's host. Its MX (or a forwarding MTA) must lead to one of the inbound doors.
+   */
+  @Transform(emptyToUndefined)
+  @IsOptional()
+  @Matches(/^[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?(\.[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?)*$/, {
+    message: 'must be a domain name such as mail.example.com',
+  })
+  MAIL_REPLY_DOMAIN?: string;
+
+  /** Attempts at sending one mail before it is marked failed (the first included). */
+  @Transform(toInteger)
+  @IsInt()
+  @Min(1)
+  @Max(30)
+  MAIL_SEND_ATTEMPTS = 10;
+
+  /** Delay before the second attempt at a mail; each later one waits twice as long. */
+  @Transform(toInteger)
+  @IsInt()
+  @Min(10)
+  MAIL_RETRY_DELAY_MS = 5000;
+
+  /**
+   * How long an agent's or bot's message may go unseen by the visitor's widget before it is
+   * mailed to the visitor (replies within that window make one mail).
+   */
+  @Transform(toInteger)
+  @IsInt()
+  @Min(1)
+  CONVERSATION_EMAIL_DELAY_SECONDS = 120;
+
+  /**
+   * The bearer token of `POST /api/inbound/email` (raw RFC 822 mail from a forwarding MTA or a
+   * mail provider's hook). Unset: that door is closed (404).
+   */
+  @Transform(emptyToUndefined)
+  @IsOptional()
+  @Matches(/^\S{16,}$/, { message: 'must be at least 16 characters without spaces' })
+  INBOUND_EMAIL_TOKEN?: string;
+
+  /** Port of the built-in SMTP listener for incoming mail; unset: no listener. */
+  @Transform(({ value }: { value: unknown }) => toInteger({ value: emptyToUndefined({ value }) }))
+  @IsOptional()
+  @IsInt()
+  @Min(0)
+  @Max(65535)
+  INBOUND_SMTP_PORT?: number;
+
+  @IsString()
+  INBOUND_SMTP_HOST = '0.0.0.0';
+
+  /** Largest incoming mail, on every door (SMTP answers 552, HTTP 413). */
+  @Transform(toInteger)
+  @IsInt()
+  @Min(1024)
+  INBOUND_MAIL_MAX_BYTES = 25 * 1024 * 1024;
+
+  /** Mails one client address may hand the SMTP listener per minute (then 421 / 451). */
+  @Transform(toInteger)
+  @IsInt()
+  @Min(1)
+  INBOUND_SMTP_RATE_PER_MINUTE = 60;
+
   @IsIn(LOG_LEVELS)
   LOG_LEVEL: (typeof LOG_LEVELS)[number] = 'info';
 

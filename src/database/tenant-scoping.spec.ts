@@ -26,6 +26,11 @@ const WORKER_REPOSITORIES: Record<string, string[]> = {
     'modules/attachments/attachments.service.ts',
     'modules/attachments/attachments.module.ts',
   ],
+  'modules/inbound-mail/inbound-mail-worker.repository.ts': [
+    'modules/inbound-mail/inbound-mail.service.ts',
+    'modules/inbound-mail/inbound-mail.sweep.ts',
+    'modules/inbound-mail/inbound-mail.module.ts',
+  ],
   'common/crypto/sealed-values-maintenance.repository.ts': [
     'common/crypto/secret-box.service.ts',
     'common/crypto/crypto.module.ts',
@@ -97,6 +102,11 @@ const UNSCOPED_METHODS: Record<string, string> = {
   'idempotency.repository.ts purgeExpired': 'housekeeping by age, reads nothing out',
   'account-login.repository.ts lockVisitorCodes':
     'an advisory lock on the visitor id, reads no row',
+  'email-inboxes.repository.ts findForMail':
+    'an incoming mail names its inbox by forwarding token or support address, before any organization',
+  'mail.repository.ts findToken': 'a reply or unsubscribe token, found by its hash: the capability',
+  'mail.repository.ts staleQueued':
+    'the re-queue sweep reads ids of stuck mails only; each job then names its organization',
   'visitors.repository.ts uidExists':
     "whether a UID names a visitor anywhere (another site's UID is refused, DESIGN), nothing read out",
 };

@@ -2,7 +2,8 @@
 export enum QueueName {
   MissedChats = 'missed-chats',
   WebhookDeliveries = 'webhook-deliveries',
-  LoginCodeMail = 'login-code-mail',
+  OutgoingMail = 'outgoing-mail',
+  ConversationMail = 'conversation-mail',
 }
 
 /** A conversation to mark `missed` if it is still waiting when the job comes due. */
@@ -27,11 +28,14 @@ export interface WebhookDeliveryJob {
   deliveryId?: string;
 }
 
-/** A visitor's one-time login code to mail; the code travels sealed (SecretBox), never in clear. */
-export interface LoginCodeMailJob {
+/** One mail of the mail log to send (the row holds the sealed content and the outcome). */
+export interface OutgoingMailJob {
   organizationId: string;
-  codeId: string;
-  to: string;
-  name: string | null;
-  sealedCode: string;
+  mailId: string;
+}
+
+/** A conversation whose agent replies may have to be mailed to the visitor (when due). */
+export interface ConversationMailJob {
+  organizationId: string;
+  conversationId: string;
 }

@@ -10,6 +10,7 @@ export interface CapturedMail {
 export interface SmtpCapture {
   /** `smtp://127.0.0.1:<port>`, for SMTP_URL. */
   url: string;
+  port: number;
   mails: CapturedMail[];
   /** Resolves with the first mail (already received or coming) to `address` that `match` accepts. */
   next(
@@ -20,8 +21,11 @@ export interface SmtpCapture {
   close(): Promise<void>;
 }
 
-/** A real SMTP server on a free local port that keeps every mail it is given (no auth, no TLS). */
-export async function startSmtp(): Promise<SmtpCapture> {
+/**
+ * A real SMTP server on a free local port (or `port`, to come back where a stopped one was) that
+ * keeps every mail it is given (no auth, no TLS).
+ */
+export async function startSmtp(port = 0): Promise<SmtpCapture> {
   const mails: CapturedMail[] = [];
   const waiters: {
     address: string;
@@ -33,6 +37,8 @@ export async function startSmtp(): Promise<SmtpCapture> {
     authOptional: true,
     disabledCommands: ['STARTTLS', 'AUTH'],
     logger: false,
+    // Stopping does not wait half a minute for a client's pooled connection to leave.
+    closeTimeout: 200,
     onData(stream, session, callback) {
       const chunks: Buffer[] = [];
       stream.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -52,10 +58,11 @@ export async function startSmtp(): Promise<SmtpCapture> {
       });
     },
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.server.address() as AddressInfo;
+  await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
+  const address = server.server.address() as AddressInfo;
   return {
-    url: `smtp://127.0.0.1:${port}`,
+    url: `smtp://127.0.0.1:${address.port}`,
+    port: address.port,
     mails,
     next(address, match = () => true, ms = 10_000) {
       const seen = mails.find(

@@ -7,6 +7,7 @@ import type { SecretBox } from './secret-box';
 const SEALED_COLUMNS = [
   { table: 'webhook_endpoints', key: 'id', column: 'secret_sealed' },
   { table: 'data_lookup_settings', key: 'site_id', column: 'url_sealed' },
+  { table: 'mail_log', key: 'id', column: 'content_sealed' },
 ] as const;
 
 /** The advisory lock serializing re-sealing across instances and the CLI. */
@@ -65,7 +66,8 @@ async function reseal(
 ): Promise<number> {
   const rows = await sql<{ key: string; sealed: string }>(
     manager,
-    `SELECT ${key}::text AS key, ${column} AS sealed FROM ${table} FOR UPDATE`,
+    `SELECT ${key}::text AS key, ${column} AS sealed FROM ${table}
+     WHERE ${column} IS NOT NULL FOR UPDATE`,
   );
   let count = 0;
   for (const row of rows) {

@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { ConversationsModule } from '../conversations/conversations.module';
 import { DataLookupModule } from '../data-lookup/data-lookup.module';
+import { MailModule } from '../mail/mail.module';
 import { OrganizationsModule } from '../organizations/organizations.module';
 import { OutboxModule } from '../outbox/outbox.module';
 import { SitesModule } from '../sites/sites.module';
@@ -8,8 +9,6 @@ import { VisitorsModule } from '../visitors/visitors.module';
 import { AccountLoginController } from './account-login.controller';
 import { AccountLoginRepository } from './account-login.repository';
 import { AccountLoginService } from './account-login.service';
-import { LoginCodeMailProcessor } from './login-code-mail.processor';
-import { LoginCodeMailer } from './login-code-mailer';
 import { LoginCodeService } from './login-code.service';
 import { TrustedLoginController, TrustedLoginSettingsController } from './trusted-login.controller';
 import { TrustedLoginService } from './trusted-login.service';
@@ -17,12 +16,13 @@ import { VisitorRecordsService } from './visitor-records.service';
 
 /**
  * Visitor account login (identifier, mailed code, trusted) and what a logged-in visitor can read
- * of the owner's records. The code mail worker runs where workers run (QueueWorkers).
+ * of the owner's records. Codes are mailed through MailModule.
  */
 @Module({
   imports: [
     ConversationsModule,
     DataLookupModule,
+    MailModule,
     OrganizationsModule,
     OutboxModule,
     SitesModule,
@@ -35,8 +35,6 @@ import { VisitorRecordsService } from './visitor-records.service';
     LoginCodeService,
     TrustedLoginService,
     VisitorRecordsService,
-    LoginCodeMailer,
-    LoginCodeMailProcessor,
   ],
   exports: [AccountLoginService],
 })

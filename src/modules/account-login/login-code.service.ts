@@ -1,16 +1,14 @@
-import { InjectQueue } from '@nestjs/bullmq';
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import type { Queue } from 'bullmq';
 import { DataSource } from 'typeorm';
 import type { VisitorPrincipal } from '../../common/auth/auth.types';
-import { SecretBoxService } from '../../common/crypto/secret-box.service';
 import { AppError } from '../../common/errors/app-error';
 import { RATE_LIMIT_STORE, type RateLimitStore } from '../../common/rate-limit/rate-limit.store';
 import { rateLimited } from '../../common/rate-limit/rate-limited';
 import { AppConfig } from '../../config/app-config';
-import { type LoginCodeMailJob, QueueName } from '../../queue/queue-names';
 import type { OwnerAccount, SiteLookup } from '../data-lookup/data-lookup.service';
 import { accountSource } from '../data-lookup/lookup-settings';
+import { MailService } from '../mail/mail.service';
+import { VisitorsService } from '../visitors/visitors.service';
 import { AccountLoginRepository } from './account-login.repository';
 import {
   CODE_LIFETIME_MINUTES,
@@ -43,9 +41,9 @@ export class LoginCodeService {
 
   constructor(
     private readonly repository: AccountLoginRepository,
-    private readonly secrets: SecretBoxService,
     private readonly dataSource: DataSource,
-    @InjectQueue(QueueName.LoginCodeMail) private readonly mailQueue: Queue<LoginCodeMailJob>,
+    private readonly mail: MailService,
+    private readonly visitors: VisitorsService,
     private readonly config: AppConfig,
     @Inject(RATE_LIMIT_STORE) private readonly limits: RateLimitStore,
   ) {}
@@ -125,23 +123,18 @@ export class LoginCodeService {
       return mailTo ? { id: row.id, to: mailTo } : undefined;
     });
     if (!issued) return;
-    await this.mailQueue.add(
-      'login-code',
-      {
-        organizationId: visitor.organizationId,
-        codeId: issued.id,
-        to: issued.to,
+    await this.mail.send(visitor.organizationId, {
+      template: {
+        kind: 'login_code',
         name: account?.name ?? null,
-        sealedCode: this.secrets.seal(code),
+        code,
+        minutes: CODE_LIFETIME_MINUTES,
       },
-      {
-        jobId: `login-code-${issued.id}`,
-        attempts: 3,
-        backoff: { type: 'exponential', delay: 2000 },
-        removeOnComplete: true,
-        removeOnFail: 1000,
-      },
-    );
+      to: issued.to,
+      toName: account?.name ?? null,
+      siteId: visitor.siteId,
+      language: (await this.visitors.get(visitor.organizationId, visitor.visitorId)).language,
+    });
   }
 
   /** Checks `otp` against the visitor's current code, counting a wrong try. */

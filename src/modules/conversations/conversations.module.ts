@@ -1,3 +1,4 @@
+import { EmailRepliesService } from './email-replies.service';
 import { Module } from '@nestjs/common';
 import { AgentsModule } from '../agents/agents.module';
 import { AuthModule } from '../auth/auth.module';
@@ -36,6 +37,7 @@ import { ConversationReviewsService } from './conversation-reviews.service';
   providers: [
     ConversationsRepository,
     OpenConversationsRepository,
+    EmailRepliesService,
     InboxRepository,
     InboxService,
     ConversationsService,
@@ -46,6 +48,11 @@ import { ConversationReviewsService } from './conversation-reviews.service';
     MissedChatsProcessor,
     AgentGateway,
   ],
-  exports: [ConversationsService, VisitorChatService, ConversationReviewsService],
+  exports: [
+    ConversationsService,
+    VisitorChatService,
+    ConversationReviewsService,
+    EmailRepliesService,
+  ],
 })
 export class ConversationsModule {}

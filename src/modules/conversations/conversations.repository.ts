@@ -138,6 +138,17 @@ export class ConversationsRepository {
     return rows[0].closed_at;
   }
 
+  /** A closed conversation is open again, waiting (the visitor answered it by email). */
+  async reopen(manager: EntityManager, organizationId: string, conversationId: string) {
+    await sql(
+      manager,
+      `UPDATE conversations SET status = 'waiting', closed_at = NULL, closed_by_user_id = NULL,
+         last_message_at = now(), updated_at = now()
+       WHERE organization_id = $1 AND id = $2 AND status = 'closed'`,
+      [organizationId, conversationId],
+    );
+  }
+
   /** One of the visitor's started conversations, or the latest when `conversationId` is absent. */
   findForVisitor(
     manager: EntityManager,

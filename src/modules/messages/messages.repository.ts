@@ -146,4 +146,28 @@ export class MessagesRepository {
     );
     return rows[0]?.unread ?? 0;
   }
+
+  /**
+   * The agent and bot messages (never a private note) of one conversation past both `afterId`
+   * and the visitor's read position, oldest first: what a visitor has not seen yet.
+   */
+  unseenByVisitor(
+    organizationId: string,
+    conversationId: string,
+    afterId: string,
+    limit: number,
+  ): Promise<MessageRow[]> {
+    return sql<MessageRow>(
+      this.dataSource,
+      `SELECT ${COLUMNS.split(', ')
+        .map((column) => `m.${column}`)
+        .join(', ')} FROM messages m
+       JOIN conversations c ON c.id = m.conversation_id AND c.organization_id = $1
+       WHERE m.organization_id = $1 AND m.conversation_id = $2
+         AND m.sender_type IN ('agent', 'bot') AND NOT m.private
+         AND m.id > greatest($3::bigint, coalesce(c.visitor_read_message_id, 0))
+       ORDER BY m.id LIMIT $4`,
+      [organizationId, conversationId, afterId, limit],
+    );
+  }
 }

@@ -69,4 +69,13 @@ export class MessagesService {
   unreadForVisitor(organizationId: string, visitorId: string): Promise<number> {
     return this.messages.unreadForVisitor(organizationId, visitorId);
   }
+
+  unseenByVisitor(
+    organizationId: string,
+    conversationId: string,
+    afterId: string,
+    limit: number,
+  ): Promise<MessageRow[]> {
+    return this.messages.unseenByVisitor(organizationId, conversationId, afterId, limit);
+  }
 }

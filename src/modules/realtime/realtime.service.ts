@@ -84,4 +84,10 @@ export class RealtimeService {
     const sockets = await this.namespaces.agent?.in(rooms.agent(userId)).fetchSockets();
     return sockets?.length ?? 0;
   }
+
+  /** How many widget sockets of this visitor are connected, on every instance. */
+  async visitorSockets(visitorId: string): Promise<number> {
+    const sockets = await this.namespaces.widget?.in(rooms.visitor(visitorId)).fetchSockets();
+    return sockets?.length ?? 0;
+  }
 }

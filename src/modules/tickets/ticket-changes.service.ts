@@ -119,6 +119,26 @@ export class TicketChangesService {
     });
   }
 
+  /** The customer's answer by mail: a comment whose author is the customer (never internal). */
+  async addCustomerComment(
+    organizationId: string,
+    ticketId: string,
+    body: string,
+  ): Promise<TicketCommentRow> {
+    return this.onLocked(organizationId, ticketId, async (manager, ticket) => {
+      const comment = await this.tickets.insertComment(manager, organizationId, {
+        ticketId,
+        authorType: 'customer',
+        authorId: null,
+        body,
+        isInternal: false,
+      });
+      await this.tickets.update(manager, organizationId, ticketId, {});
+      await this.outbox.publish(manager, ticketEvents.commentAdded(ticket, comment));
+      return comment;
+    });
+  }
+
   /**
    * Runs a write on the ticket's row, locked for the transaction so concurrent writes see each
    * other's result (and their events chain up); another organization's ticket is a 404.

@@ -33,10 +33,10 @@ export type TicketSummaryRow = Pick<
   'id' | 'ticket_number' | 'subject' | 'status' | 'priority' | 'source' | 'created_at'
 >;
 
-export const TICKET_SOURCES = ['api', 'widget', 'dashboard'] as const;
+export const TICKET_SOURCES = ['api', 'widget', 'dashboard', 'email'] as const;
 export type TicketSource = (typeof TICKET_SOURCES)[number];
 
-export const COMMENT_AUTHOR_TYPES = ['agent', 'visitor', 'system'] as const;
+export const COMMENT_AUTHOR_TYPES = ['agent', 'visitor', 'customer', 'system'] as const;
 export type CommentAuthorType = (typeof COMMENT_AUTHOR_TYPES)[number];
 
 export interface TicketCommentRow {

@@ -14,6 +14,6 @@ import { TicketsService } from './tickets.service';
   imports: [AgentsModule, IdempotencyModule, OrganizationsModule, OutboxModule, VisitorsModule],
   controllers: [PublicTicketsController, AgentTicketsController],
   providers: [TicketsRepository, TicketsService, TicketChangesService],
-  exports: [TicketsService],
+  exports: [TicketsService, TicketChangesService],
 })
 export class TicketsModule {}

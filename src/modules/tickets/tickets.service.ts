@@ -123,6 +123,20 @@ export class TicketsService {
     return this.open(organizationId, { source: 'widget', ...input });
   }
 
+  /** A ticket from a mail to an email inbox (`email`), the sender as the customer. */
+  createFromEmail(
+    organizationId: string,
+    input: {
+      siteId: string;
+      subject: string;
+      description: string;
+      customerName?: string;
+      customerEmail: string;
+    },
+  ): Promise<TicketRow> {
+    return this.open(organizationId, { source: 'email', ...input });
+  }
+
   /**
    * Files a ticket: needs ticketing on the plan (403), numbered from the organization's sequence
    * for the year and announced as `ticket.created` (and `ticket.assigned` when it starts with an

@@ -370,6 +370,43 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/agent/email-inboxes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List inboxes, newest first */
+        get: operations["EmailInboxes_list"];
+        put?: never;
+        /** Add an inbox; its new mail opens tickets (409 for an address in use) */
+        post: operations["EmailInboxes_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/agent/email-inboxes/{inbox}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Read an inbox */
+        get: operations["EmailInboxes_get"];
+        put?: never;
+        post?: never;
+        /** Delete an inbox (its tickets stay) */
+        delete: operations["EmailInboxes_remove"];
+        options?: never;
+        head?: never;
+        /** Change the name, address, site or acknowledgement */
+        patch: operations["EmailInboxes_update"];
+        trace?: never;
+    };
     "/api/agent/labels": {
         parameters: {
             query?: never;
@@ -404,6 +441,40 @@ export interface paths {
         head?: never;
         /** Rename a label or change its color */
         patch: operations["Labels_update"];
+        trace?: never;
+    };
+    "/api/agent/mail-log": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List the mails sent, queued or failed, newest first */
+        get: operations["MailLog_list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/agent/mail-log/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Queue a test mail to yourself; the mail log shows whether it was sent */
+        post: operations["MailLog_test"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/api/agent/me": {
@@ -929,6 +1000,44 @@ export interface paths {
         get: operations["AttachmentDownloads_download"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/email/unsubscribe/{token}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A page with the button that turns conversation mails off */
+        get: operations["Unsubscribe_page"];
+        put?: never;
+        /** Turn conversation mails off for the visitor the token was made for */
+        post: operations["Unsubscribe_unsubscribe"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/inbound/email": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Take one incoming mail (raw RFC 822); stored before it is parsed
+         * @description Answers what became of it: `processed` (added to its conversation), `duplicate` (that Message-ID was taken before) or `received` (stored; parsed again later). A mail that matches no reply address, or has no sender, is refused with a 422 (`error_code` `validation_failed`, field `recipient` or `mail`) after being stored; too large is a 413.
+         */
+        post: operations["InboundEmail_receive"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2146,7 +2255,7 @@ export interface components {
             /** @description The agent or visitor who wrote it (null for system comments) */
             author_id: number | null;
             /** @enum {string} */
-            author_type: "agent" | "visitor" | "system";
+            author_type: "agent" | "visitor" | "customer" | "system";
             body: string;
             /** Format: date-time */
             created_at: string;
@@ -2185,7 +2294,7 @@ export interface components {
             priority: "low" | "normal" | "high" | "urgent";
             site_id: number;
             /** @enum {string} */
-            source: "api" | "widget" | "dashboard";
+            source: "api" | "widget" | "dashboard" | "email";
             /** @enum {string} */
             status: "open" | "pending" | "in_progress" | "resolved" | "closed";
             /** @example Cannot download my invoice */
@@ -2208,7 +2317,7 @@ export interface components {
             priority: "low" | "normal" | "high" | "urgent";
             site_id: number;
             /** @enum {string} */
-            source: "api" | "widget" | "dashboard";
+            source: "api" | "widget" | "dashboard" | "email";
             /** @enum {string} */
             status: "open" | "pending" | "in_progress" | "resolved" | "closed";
             /** @example Cannot download my invoice */
@@ -2943,6 +3052,22 @@ export interface components {
             /** @example refund */
             shortcut: string;
         };
+        CreateEmailInboxDto: {
+            /**
+             * @description Mail the customer an acknowledgement with the ticket number
+             * @default true
+             */
+            acknowledge: boolean;
+            /**
+             * @description The public support address
+             * @example support@acme.example
+             */
+            address: string;
+            /** @example Support */
+            name: string;
+            /** @description The site its tickets are filed under (default: the first) */
+            site_id?: number;
+        };
         CreateLabelDto: {
             /** @example #1f6feb */
             color: string;
@@ -3161,6 +3286,66 @@ export interface components {
             median_seconds: number | null;
             p90_seconds: number | null;
         };
+        EmailInboxDto: {
+            acknowledge: boolean;
+            /** @example support@acme.example */
+            address: string;
+            /** Format: date-time */
+            created_at: string;
+            /**
+             * @description Forward the support address here (or point its MX at the service)
+             * @example inbox-abcdefghijklmnopqrstuvwxyz234567@mail.example.com
+             */
+            forwarding_address: string;
+            id: number;
+            name: string;
+            site_id: number;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        EmailInboxPageDto: {
+            /**
+             * @description HTTP status code as a string
+             * @example 200
+             */
+            code: string;
+            /** @example 1 */
+            current_page: number;
+            data: components["schemas"]["EmailInboxDto"][];
+            /**
+             * Format: date-time
+             * @example 2026-11-22T10:00:00.000Z
+             */
+            datetime: string;
+            /** @example 1 */
+            last_page: number;
+            links: components["schemas"]["PageLinksDto"];
+            /** @example OK */
+            message: string;
+            /** @example 50 */
+            per_page: number;
+            /** @example true */
+            status: boolean;
+            /** @example 1 */
+            total: number;
+        };
+        EmailInboxResponseDto: {
+            /**
+             * @description HTTP status code as a string
+             * @example 200
+             */
+            code: string;
+            data: components["schemas"]["EmailInboxDto"];
+            /**
+             * Format: date-time
+             * @example 2026-11-22T10:00:00.000Z
+             */
+            datetime: string;
+            /** @example OK */
+            message: string;
+            /** @example true */
+            status: boolean;
+        };
         EnvelopeDto: {
             /**
              * @description HTTP status code as a string
@@ -3327,6 +3512,35 @@ export interface components {
             database: "up" | "down";
             /** @enum {string} */
             queue: "up" | "down";
+        };
+        InboundResultDto: {
+            conversation_id: number | null;
+            /** @description The stored mail’s id */
+            id: number;
+            /**
+             * @description `processed`: added to its conversation or ticket, or a new ticket; `duplicate`: this Message-ID was taken before; `received`: stored, to be parsed again
+             * @enum {string}
+             */
+            status: "processed" | "duplicate" | "received";
+            /** @description The ticket opened or answered */
+            ticket_id: number | null;
+        };
+        InboundResultResponseDto: {
+            /**
+             * @description HTTP status code as a string
+             * @example 200
+             */
+            code: string;
+            data: components["schemas"]["InboundResultDto"];
+            /**
+             * Format: date-time
+             * @example 2026-11-22T10:00:00.000Z
+             */
+            datetime: string;
+            /** @example OK */
+            message: string;
+            /** @example true */
+            status: boolean;
         };
         InboxConversationDto: {
             assigned_agent_id: number | null;
@@ -3576,6 +3790,79 @@ export interface components {
             reply_body: string;
             /** @example true */
             status: boolean;
+        };
+        MailLogEntryDto: {
+            /** @description Attempts made so far */
+            attempts: number;
+            conversation_id: number | null;
+            /** Format: date-time */
+            created_at: string;
+            id: number;
+            /**
+             * @example conversation_reply
+             * @enum {string}
+             */
+            kind: "login_code" | "test" | "conversation_reply" | "ticket_acknowledgement" | "ticket_reply";
+            /** @description The last failed attempt’s error */
+            last_error: string | null;
+            /** @example <5f0c...@mail.example.com> */
+            message_id: string;
+            /** @example ada@example.com */
+            recipient: string;
+            /** Format: date-time */
+            sent_at: string | null;
+            site_id: number | null;
+            /**
+             * @description `queued` until sent or given up (retried with backoff); `failed` after the last attempt, at once on an SMTP 5xx answer, or when SMTP_URL is unset (then the mail was logged, not sent)
+             * @enum {string}
+             */
+            status: "queued" | "sent" | "failed";
+            /** @example New reply from Acme */
+            subject: string;
+            ticket_id: number | null;
+        };
+        MailLogEntryResponseDto: {
+            /**
+             * @description HTTP status code as a string
+             * @example 200
+             */
+            code: string;
+            data: components["schemas"]["MailLogEntryDto"];
+            /**
+             * Format: date-time
+             * @example 2026-11-22T10:00:00.000Z
+             */
+            datetime: string;
+            /** @example OK */
+            message: string;
+            /** @example true */
+            status: boolean;
+        };
+        MailLogPageDto: {
+            /**
+             * @description HTTP status code as a string
+             * @example 200
+             */
+            code: string;
+            /** @example 1 */
+            current_page: number;
+            data: components["schemas"]["MailLogEntryDto"][];
+            /**
+             * Format: date-time
+             * @example 2026-11-22T10:00:00.000Z
+             */
+            datetime: string;
+            /** @example 1 */
+            last_page: number;
+            links: components["schemas"]["PageLinksDto"];
+            /** @example OK */
+            message: string;
+            /** @example 50 */
+            per_page: number;
+            /** @example true */
+            status: boolean;
+            /** @example 1 */
+            total: number;
         };
         MeApiKeyDto: {
             abilities: ("conversations:read" | "conversations:write" | "visitors:read" | "tickets:read" | "tickets:write" | "agents:read" | "sites:read")[];
@@ -4425,6 +4712,10 @@ export interface components {
              */
             body?: string;
         };
+        SendTestMailDto: {
+            /** @description The site whose name and colour the mail carries (default: the first site) */
+            site_id?: number;
+        };
         SessionEndedDto: {
             /** @enum {boolean} */
             ended: true;
@@ -4648,7 +4939,7 @@ export interface components {
             priority: "low" | "normal" | "high" | "urgent";
             site_id: number;
             /** @enum {string} */
-            source: "api" | "widget" | "dashboard";
+            source: "api" | "widget" | "dashboard" | "email";
             /** @enum {string} */
             status: "open" | "pending" | "in_progress" | "resolved" | "closed";
             /** @example Cannot download my invoice */
@@ -4684,7 +4975,7 @@ export interface components {
             /** @enum {string} */
             priority: "low" | "normal" | "high" | "urgent";
             /** @enum {string} */
-            source: "api" | "widget" | "dashboard";
+            source: "api" | "widget" | "dashboard" | "email";
             /** @enum {string} */
             status: "open" | "pending" | "in_progress" | "resolved" | "closed";
             /** @example Cannot download my invoice */
@@ -4746,7 +5037,7 @@ export interface components {
             /** @enum {string} */
             priority: "low" | "normal" | "high" | "urgent";
             /** @enum {string} */
-            source: "api" | "widget" | "dashboard";
+            source: "api" | "widget" | "dashboard" | "email";
             /** @enum {string} */
             status: "open" | "pending" | "in_progress" | "resolved" | "closed";
             /** @example Cannot download my invoice */
@@ -4913,6 +5204,12 @@ export interface components {
             body?: string;
             /** @example refund */
             shortcut?: string;
+        };
+        UpdateEmailInboxDto: {
+            acknowledge?: boolean;
+            address?: string;
+            name?: string;
+            site_id?: number;
         };
         UpdateLabelDto: {
             /** @example #1f6feb */
@@ -5652,7 +5949,7 @@ export interface components {
             /** @enum {string} */
             priority: "low" | "normal" | "high" | "urgent";
             /** @enum {string} */
-            source: "api" | "widget" | "dashboard";
+            source: "api" | "widget" | "dashboard" | "email";
             /** @enum {string} */
             status: "open" | "pending" | "in_progress" | "resolved" | "closed";
             /** @example Cannot download my invoice */
@@ -7422,6 +7719,355 @@ export interface operations {
             };
         };
     };
+    EmailInboxes_list: {
+        parameters: {
+            query?: {
+                page?: number;
+                per_page?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EmailInboxPageDto"];
+                };
+            };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Missing or invalid credentials (`Unauthenticated.`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Missing ability, feature not in plan, or role too low */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Validation failed; `errors` names each field */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorDto"];
+                };
+            };
+        };
+    };
+    EmailInboxes_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateEmailInboxDto"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EmailInboxResponseDto"];
+                };
+            };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Missing or invalid credentials (`Unauthenticated.`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Missing ability, feature not in plan, or role too low */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Conflict with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Validation failed; `errors` names each field */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorDto"];
+                };
+            };
+        };
+    };
+    EmailInboxes_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                inbox: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EmailInboxResponseDto"];
+                };
+            };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Missing or invalid credentials (`Unauthenticated.`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Missing ability, feature not in plan, or role too low */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Not found, or owned by another organization (`Not found.`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Validation failed; `errors` names each field. Any route: a query parameter, header or body field holding a NUL character or a lone surrogate */
+            422: {
+                headers: {
+                    /** @description Requests allowed per API key and minute (RATE_LIMIT_PER_MINUTE) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorDto"];
+                };
+            };
+        };
+    };
+    EmailInboxes_remove: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                inbox: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EnvelopeDto"];
+                };
+            };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Missing or invalid credentials (`Unauthenticated.`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Missing ability, feature not in plan, or role too low */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Not found, or owned by another organization (`Not found.`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Validation failed; `errors` names each field. Any route: a query parameter, header or body field holding a NUL character or a lone surrogate */
+            422: {
+                headers: {
+                    /** @description Requests allowed per API key and minute (RATE_LIMIT_PER_MINUTE) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorDto"];
+                };
+            };
+        };
+    };
+    EmailInboxes_update: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                inbox: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateEmailInboxDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EmailInboxResponseDto"];
+                };
+            };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Missing or invalid credentials (`Unauthenticated.`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Missing ability, feature not in plan, or role too low */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Not found, or owned by another organization (`Not found.`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Conflict with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Validation failed; `errors` names each field */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorDto"];
+                };
+            };
+        };
+    };
     Labels_list: {
         parameters: {
             query?: {
@@ -7632,6 +8278,132 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["LabelResponseDto"];
+                };
+            };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Missing or invalid credentials (`Unauthenticated.`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Missing ability, feature not in plan, or role too low */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Not found, or owned by another organization (`Not found.`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Validation failed; `errors` names each field */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorDto"];
+                };
+            };
+        };
+    };
+    MailLog_list: {
+        parameters: {
+            query?: {
+                page?: number;
+                per_page?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MailLogPageDto"];
+                };
+            };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Missing or invalid credentials (`Unauthenticated.`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Missing ability, feature not in plan, or role too low */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Validation failed; `errors` names each field */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorDto"];
+                };
+            };
+        };
+    };
+    MailLog_test: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SendTestMailDto"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MailLogEntryResponseDto"];
                 };
             };
             /** @description Malformed JSON body (`malformed_json`) */
@@ -10385,6 +11157,189 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Seconds until the window resets */
                     "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorDto"];
+                };
+            };
+        };
+    };
+    Unsubscribe_page: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description From the mail’s List-Unsubscribe header */
+                token: unknown;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description An HTML page */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Validation failed; `errors` names each field. Any route: a query parameter, header or body field holding a NUL character or a lone surrogate */
+            422: {
+                headers: {
+                    /** @description Requests allowed per API key and minute (RATE_LIMIT_PER_MINUTE) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorDto"];
+                };
+            };
+        };
+    };
+    Unsubscribe_unsubscribe: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description From the mail’s List-Unsubscribe header */
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EnvelopeDto"];
+                };
+            };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Not found, or owned by another organization (`Not found.`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Validation failed; `errors` names each field. Any route: a query parameter, header or body field holding a NUL character or a lone surrogate */
+            422: {
+                headers: {
+                    /** @description Requests allowed per API key and minute (RATE_LIMIT_PER_MINUTE) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorDto"];
+                };
+            };
+        };
+    };
+    InboundEmail_receive: {
+        parameters: {
+            query?: {
+                /** @description The envelope recipient, when the MTA knows it (Postfix: `${recipient}`) */
+                recipient?: unknown;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The raw mail (RFC 822) */
+        requestBody: {
+            content: {
+                "message/rfc822": string;
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InboundResultResponseDto"];
+                };
+            };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Missing or invalid credentials (`Unauthenticated.`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Not found, or owned by another organization (`Not found.`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Error */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Validation failed; `errors` names each field */
+            422: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {

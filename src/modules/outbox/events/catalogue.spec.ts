@@ -206,6 +206,8 @@ describe('subscriptions', () => {
     });
     outbox.add('conversation.started', 'MissedChatsScheduler', noop);
     outbox.add('message.received', 'VisitorRecordsService', noop);
+    outbox.add('message.sent', 'ConversationMailScheduler', noop);
+    outbox.add('ticket.comment_added', 'TicketMailService', noop);
     expect(outbox.missing()).toEqual([
       'conversation.started: AssignmentService',
       'chat.closed: AssignmentService',

@@ -6,6 +6,8 @@ export const CONSUMERS = {
   MissedChatsScheduler: 'conversations/missed-chats.scheduler.ts',
   AssignmentService: 'assignment/assignment.service.ts',
   VisitorRecordsService: 'account-login/visitor-records.service.ts',
+  ConversationMailScheduler: 'conversation-mail/conversation-mail.scheduler.ts',
+  TicketMailService: 'email-inboxes/ticket-mail.service.ts',
 } as const;
 export type Consumer = keyof typeof CONSUMERS;
 
@@ -18,14 +20,14 @@ export type Consumer = keyof typeof CONSUMERS;
 export const SUBSCRIPTIONS = {
   'conversation.started': ['WebhookDispatcher', 'MissedChatsScheduler', 'AssignmentService'],
   'message.received': ['WebhookDispatcher', 'VisitorRecordsService'],
-  'message.sent': ['WebhookDispatcher'],
+  'message.sent': ['WebhookDispatcher', 'ConversationMailScheduler'],
   'chat.missed': ['WebhookDispatcher'],
   'chat.closed': ['WebhookDispatcher', 'AssignmentService'],
   'ticket.created': ['WebhookDispatcher'],
   'ticket.assigned': ['WebhookDispatcher'],
   'ticket.status_changed': ['WebhookDispatcher'],
   'ticket.priority_changed': ['WebhookDispatcher'],
-  'ticket.comment_added': ['WebhookDispatcher'],
+  'ticket.comment_added': ['WebhookDispatcher', 'TicketMailService'],
   'review.submitted': ['WebhookDispatcher'],
   // On record only: nothing reacts to it yet.
   'conversation.assigned': [],

@@ -230,6 +230,9 @@ function commentAuthor(comment: Ticket['comments'][number], team: Agent[]): stri
       return team.find((a) => a.id === comment.author_id)?.name ?? t('tickets.detail.agent');
     case 'visitor':
       return t('tickets.detail.visitorAuthor');
+    case 'customer':
+      // The customer answering by mail (email tickets): the same label.
+      return t('tickets.detail.visitorAuthor');
     case 'system':
       return t('tickets.detail.system');
   }

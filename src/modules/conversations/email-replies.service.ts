@@ -1,0 +1,114 @@
+import { Injectable } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import { AppError } from '../../common/errors/app-error';
+import type { MessageRow } from '../messages/messages.repository';
+import { MessagesService } from '../messages/messages.service';
+import { OutboxService } from '../outbox/outbox.service';
+import { RealtimeService } from '../realtime/realtime.service';
+import { conversationUpdate, messagePush } from './chat-pushes';
+import { conversationEvents } from './conversation-events';
+import { ConversationsRepository, type ConversationStatus } from './conversations.repository';
+import { OpenConversationsRepository } from './open-conversations.repository';
+
+/**
+ * A visitor's answer by email to a conversation mail (DESIGN section 9): a visitor message
+ * (`message.received`, live on both sides). An answer to a closed conversation reopens it as
+ * `waiting`, unless the visitor has another conversation open by now: then the answer goes there
+ * (the unique open conversation per visitor stays unique, and the agents see it where the
+ * visitor is talking).
+ */
+@Injectable()
+export class EmailRepliesService {
+  constructor(
+    private readonly conversations: ConversationsRepository,
+    private readonly openConversations: OpenConversationsRepository,
+    private readonly messages: MessagesService,
+    private readonly outbox: OutboxService,
+    private readonly realtime: RealtimeService,
+    private readonly dataSource: DataSource,
+  ) {}
+
+  async receive(
+    organizationId: string,
+    conversationId: string,
+    body: string,
+  ): Promise<{ conversationId: string; message: MessageRow; reopened: boolean }> {
+    const result = await this.dataSource.transaction(async (manager) => {
+      const conversation = await this.conversations.lock(manager, organizationId, conversationId);
+      if (!conversation) throw AppError.notFound();
+      let target = conversation.id;
+      let status: ConversationStatus = conversation.status;
+      let changed = false;
+      let started = false;
+      if (conversation.status === 'closed') {
+        const open = await this.openConversations.lockOpenFor(
+          manager,
+          organizationId,
+          conversation.visitor_id,
+        );
+        if (!open) {
+          await this.conversations.reopen(manager, organizationId, conversation.id);
+          status = 'waiting';
+          changed = true;
+        } else {
+          target = open.id;
+          status = open.status;
+          if (!open.started_at) {
+            await this.openConversations.start(manager, organizationId, open.id);
+            status = 'waiting';
+            changed = true;
+            started = true;
+          }
+        }
+      }
+      if (started) {
+        const row = await this.conversations.find(manager, organizationId, target);
+        if (!row) throw new Error('a started conversation is not visible');
+        await this.outbox.publish(manager, conversationEvents.started(organizationId, row));
+      } else if (!changed) {
+        await this.openConversations.recordVisitorMessage(manager, organizationId, target);
+      }
+      const message = await this.messages.create(manager, organizationId, {
+        conversationId: target,
+        senderType: 'visitor',
+        senderId: null,
+        body,
+      });
+      await this.outbox.publish(
+        manager,
+        conversationEvents.messageReceived(
+          organizationId,
+          { id: target, site_id: conversation.site_id },
+          message,
+        ),
+      );
+      return {
+        target,
+        message,
+        changed,
+        status,
+        assigned: conversation.assigned_agent_id,
+        visitorId: conversation.visitor_id,
+      };
+    });
+    const push = {
+      organizationId,
+      visitorId: result.visitorId,
+      conversationId: result.target,
+    };
+    if (result.changed) {
+      this.realtime.toBothSides(
+        push,
+        'conversation.updated',
+        conversationUpdate(
+          result.target,
+          result.status,
+          result.target === conversationId ? result.assigned : null,
+          null,
+        ),
+      );
+    }
+    this.realtime.toBothSides(push, 'message.created', messagePush(result.message));
+    return { conversationId: result.target, message: result.message, reopened: result.changed };
+  }
+}

@@ -1,0 +1,143 @@
+import { Inject, Injectable, Logger, type OnModuleInit } from '@nestjs/common';
+import { RATE_LIMIT_STORE, type RateLimitStore } from '../../common/rate-limit/rate-limit.store';
+import { AppConfig } from '../../config/app-config';
+import { AgentsService } from '../agents/agents.service';
+import { MailService } from '../mail/mail.service';
+import { OutboxService } from '../outbox/outbox.service';
+import { TicketChangesService } from '../tickets/ticket-changes.service';
+import { TicketsService } from '../tickets/tickets.service';
+import type { EmailInboxRow } from './email-inboxes.repository';
+
+/** Acknowledgements one sender address may get per organization and hour. */
+const ACKS_PER_SENDER_HOUR = 5;
+
+/**
+ * Tickets by email (DESIGN section 9): a new mail to an inbox opens a ticket (`email`) and gets
+ * an acknowledgement; the customer's answers become comments by the customer; an agent's
+ * non-internal comment on an email ticket is mailed to the customer (internal ones never). Every
+ * mail about a ticket is answerable (`reply+<token>`) and threaded.
+ */
+@Injectable()
+export class TicketMailService implements OnModuleInit {
+  private readonly logger = new Logger('ticket-mail');
+
+  constructor(
+    private readonly tickets: TicketsService,
+    private readonly changes: TicketChangesService,
+    private readonly agents: AgentsService,
+    private readonly mail: MailService,
+    private readonly outbox: OutboxService,
+    private readonly config: AppConfig,
+    @Inject(RATE_LIMIT_STORE) private readonly limits: RateLimitStore,
+  ) {}
+
+  onModuleInit(): void {
+    this.outbox.subscribe('ticket.comment_added', 'TicketMailService', async (event) => {
+      await this.mailComment(
+        String(event.organizationId),
+        String(event.payload.ticket_id),
+        String(event.payload.comment.id),
+      );
+    });
+  }
+
+  /** A ticket from a new mail to `inbox`, acknowledged to the sender when the inbox says so. */
+  async openFromMail(
+    inbox: EmailInboxRow,
+    mail: {
+      fromAddress: string;
+      fromName: string | null;
+      subject: string | null;
+      text: string;
+      automatic: boolean;
+    },
+  ): Promise<string> {
+    const organizationId = inbox.organization_id;
+    const subject = (mail.subject ?? '').trim().slice(0, 255) || '(no subject)';
+    const ticket = await this.tickets.createFromEmail(organizationId, {
+      siteId: inbox.site_id,
+      subject,
+      description: mail.text,
+      customerName: mail.fromName ?? undefined,
+      customerEmail: mail.fromAddress,
+    });
+    if (inbox.acknowledge && (await this.mayAcknowledge(organizationId, mail))) {
+      await this.mail.send(organizationId, {
+        template: {
+          kind: 'ticket_acknowledgement',
+          name: mail.fromName,
+          ticketNumber: ticket.ticket_number,
+          subject,
+        },
+        to: mail.fromAddress,
+        toName: mail.fromName,
+        siteId: inbox.site_id,
+        ticketId: ticket.id,
+        replyable: {},
+        // RFC 3834: an automatic answer, which other autoresponders must not answer.
+        headers: { 'Auto-Submitted': 'auto-replied' },
+      });
+    }
+    return ticket.id;
+  }
+
+  /**
+   * No acknowledgement to a machine (a loop between two autoresponders), to our own sender, nor
+   * past ACKS_PER_SENDER_HOUR to one address (a flood of forged senders must not make the service
+   * a source of backscatter). The ticket is opened in every case.
+   */
+  private async mayAcknowledge(
+    organizationId: string,
+    mail: { fromAddress: string; automatic: boolean },
+  ): Promise<boolean> {
+    if (mail.automatic || mail.fromAddress === this.config.env.MAIL_FROM.toLowerCase()) {
+      this.logger.log({ msg: 'no acknowledgement: automatic mail or our own sender' });
+      return false;
+    }
+    const hit = await this.limits.hit(
+      `ticket-ack:${organizationId}:${mail.fromAddress}`,
+      ACKS_PER_SENDER_HOUR,
+      60 * 60 * 1000,
+    );
+    if (!hit.allowed) this.logger.warn({ msg: 'no acknowledgement: sender past its hourly limit' });
+    return hit.allowed;
+  }
+
+  /** The customer's answer by mail: a comment by the customer. */
+  async customerAnswer(organizationId: string, ticketId: string, text: string): Promise<void> {
+    await this.changes.addCustomerComment(organizationId, ticketId, text);
+  }
+
+  private async mailComment(organizationId: string, ticketId: string, commentId: string) {
+    const { ticket, comments } = await this.tickets.get(organizationId, ticketId);
+    const comment = comments.find((row) => row.id === commentId);
+    if (
+      !comment ||
+      comment.is_internal ||
+      comment.author_type !== 'agent' ||
+      ticket.source !== 'email' ||
+      !ticket.customer_email
+    ) {
+      return;
+    }
+    const author =
+      (comment.author_id &&
+        (await this.agents.findMember(organizationId, comment.author_id))?.name) ||
+      'Support';
+    await this.mail.send(organizationId, {
+      template: {
+        kind: 'ticket_reply',
+        name: ticket.customer_name,
+        ticketNumber: ticket.ticket_number,
+        subject: ticket.subject,
+        messages: [{ author, text: comment.body }],
+      },
+      to: ticket.customer_email,
+      toName: ticket.customer_name,
+      siteId: ticket.site_id,
+      ticketId: ticket.id,
+      replyable: {},
+    });
+    this.logger.log({ msg: 'ticket comment mailed', ticketId, commentId });
+  }
+}

@@ -1,0 +1,144 @@
+import { Injectable } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import { isUniqueViolation, sql } from '../../database/sql';
+
+export type InboundDoor = 'http' | 'smtp' | 'imap';
+
+export interface StoredInbound {
+  id: string;
+  door: InboundDoor;
+  envelope_to: string[];
+  raw: Buffer;
+  status: 'received' | 'processed' | 'rejected' | 'duplicate';
+}
+
+/**
+ * The incoming mail store, across organizations: a mail is stored before anything knows whose
+ * it is (the organization is set when it is matched). Only the inbound mail service uses it.
+ */
+@Injectable()
+export class InboundMailWorkerRepository {
+  constructor(private readonly dataSource: DataSource) {}
+
+  async insert(mail: {
+    door: InboundDoor;
+    clientAddress: string | null;
+    envelopeFrom: string | null;
+    envelopeTo: string[];
+    raw: Buffer;
+  }): Promise<string> {
+    const [row] = await sql<{ id: string }>(
+      this.dataSource,
+      `INSERT INTO inbound_mails (door, client_address, envelope_from, envelope_to, raw, size)
+       VALUES ($1, $2, $3, $4, $5, $6) RETURNING id::text AS id`,
+      [
+        mail.door,
+        mail.clientAddress,
+        mail.envelopeFrom,
+        mail.envelopeTo,
+        mail.raw,
+        mail.raw.length,
+      ],
+    );
+    return row.id;
+  }
+
+  async find(id: string): Promise<StoredInbound | undefined> {
+    const [row] = await sql<StoredInbound>(
+      this.dataSource,
+      `SELECT id::text AS id, door, envelope_to, raw, status FROM inbound_mails WHERE id = $1`,
+      [id],
+    );
+    return row;
+  }
+
+  /**
+   * Matched to an organization and taken: `duplicate` when the organization already took a mail
+   * with this Message-ID (the unique index decides, so two doors at once take it once).
+   */
+  async markProcessed(
+    id: string,
+    result: {
+      organizationId: string;
+      messageId: string | null;
+      fromAddress: string;
+      subject: string | null;
+      outcome: string;
+      conversationId: string | null;
+      ticketId: string | null;
+      senderMismatch: boolean;
+    },
+  ): Promise<'processed' | 'duplicate'> {
+    try {
+      await sql(
+        this.dataSource,
+        `UPDATE inbound_mails SET status = 'processed', organization_id = $2, message_id = $3,
+           from_address = $4, subject = $5, outcome = $6, conversation_id = $7, ticket_id = $8,
+           sender_mismatch = $9, attempts = attempts + 1, processed_at = now(), last_error = NULL
+         WHERE id = $1 AND status = 'received'`,
+        [
+          id,
+          result.organizationId,
+          result.messageId,
+          result.fromAddress,
+          result.subject,
+          result.outcome,
+          result.conversationId,
+          result.ticketId,
+          result.senderMismatch,
+        ],
+      );
+      return 'processed';
+    } catch (error) {
+      if (!isUniqueViolation(error)) throw error;
+      await this.markRejected(id, 'duplicate', 'duplicate', result.organizationId);
+      return 'duplicate';
+    }
+  }
+
+  /** Whether this organization already took a mail with this Message-ID. */
+  async alreadyTaken(organizationId: string, messageId: string): Promise<boolean> {
+    const [row] = await sql<{ taken: boolean }>(
+      this.dataSource,
+      `SELECT EXISTS (SELECT 1 FROM inbound_mails WHERE organization_id = $1 AND message_id = $2
+         AND status = 'processed') AS taken`,
+      [organizationId, messageId],
+    );
+    return row.taken;
+  }
+
+  async markRejected(
+    id: string,
+    outcome: string,
+    status: 'rejected' | 'duplicate' = 'rejected',
+    organizationId: string | null = null,
+  ): Promise<void> {
+    await sql(
+      this.dataSource,
+      `UPDATE inbound_mails SET status = $3, outcome = $2, organization_id = $4,
+         attempts = attempts + 1, processed_at = now()
+       WHERE id = $1 AND status = 'received'`,
+      [id, outcome, status, organizationId],
+    );
+  }
+
+  /** A failed parse attempt (the mail stays `received`, to be parsed again). */
+  async recordError(id: string, error: string): Promise<void> {
+    await sql(
+      this.dataSource,
+      `UPDATE inbound_mails SET attempts = attempts + 1, last_error = $2 WHERE id = $1`,
+      [id, error.slice(0, 1000)],
+    );
+  }
+
+  /** Mails stored but not yet parsed for a while: a crash (or a failure) stopped them. */
+  staleReceived(olderThanSeconds: number, limit: number) {
+    return sql<{ id: string }>(
+      this.dataSource,
+      `SELECT id::text AS id FROM inbound_mails
+       WHERE status = 'received' AND received_at < now() - make_interval(secs => $1) AND attempts < 10
+       ORDER BY received_at LIMIT $2`,
+      [olderThanSeconds, limit],
+    );
+  }
+}

@@ -1,0 +1,316 @@
+import { simpleParser } from 'mailparser';
+import { createTransport } from 'nodemailer';
+import type { Pool } from 'pg';
+import request from 'supertest';
+import { addMember, registerOrganization, type Registered } from '../factories/identity';
+import type { AppProcess } from '../utils/app-process';
+import { freePort } from '../utils/local-server';
+import { type SmtpCapture, startSmtp } from '../utils/smtp';
+import { startTestApp, type TestApp } from '../utils/test-app';
+
+const INBOUND_TOKEN = 'inbound-token-0123456789abcdef';
+const DOMAIN = 'reply.acme.example';
+
+interface Inbox {
+  id: number;
+  name: string;
+  address: string;
+  site_id: number;
+  forwarding_address: string;
+  acknowledge: boolean;
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * Email inboxes (DESIGN section 9): CRUD for owners and admins, a new mail to the forwarding
+ * address opens an `email` ticket and is acknowledged, the customer's answers become comments by
+ * the customer, an agent's public comment is mailed and an internal one never.
+ */
+describe('email inboxes', () => {
+  let suite: TestApp;
+  let app: AppProcess;
+  let db: Pool;
+  let smtp: SmtpCapture;
+  let inboundPort: number;
+  let org: Registered;
+  const bearer = (token: string) => ({ Authorization: `Bearer ${token}` });
+  const raw = (o: {
+    from: string;
+    to: string;
+    subject: string;
+    text: string;
+    inReplyTo?: string;
+  }) =>
+    [
+      `From: Carol Customer <${o.from}>`,
+      `To: ${o.to}`,
+      `Subject: ${o.subject}`,
+      `Message-ID: <m-${Date.now()}-${Math.random().toString(36).slice(2)}@mail.example.com>`,
+      ...(o.inReplyTo ? [`In-Reply-To: ${o.inReplyTo}`] : []),
+      'Content-Type: text/plain; charset=utf-8',
+      '',
+      o.text,
+      '',
+      '> quoted earlier text',
+      '',
+    ].join('\r\n');
+  const post = (mail: string) =>
+    request(app.url)
+      .post('/api/inbound/email')
+      .set({ ...bearer(INBOUND_TOKEN), 'Content-Type': 'message/rfc822' })
+      .send(Buffer.from(mail));
+  const comments = async (ticketId: number) =>
+    (
+      await db.query<{ author_type: string; body: string; is_internal: boolean }>(
+        `SELECT author_type, body, is_internal FROM ticket_comments WHERE ticket_id = $1 ORDER BY id`,
+        [ticketId],
+      )
+    ).rows;
+
+  beforeAll(async () => {
+    smtp = await startSmtp();
+    inboundPort = await freePort();
+    ({ app, db } = suite = await startTestApp({
+      SMTP_URL: smtp.url,
+      PUBLIC_URL: 'https://chat.acme.example',
+      MAIL_REPLY_DOMAIN: DOMAIN,
+      INBOUND_EMAIL_TOKEN: INBOUND_TOKEN,
+      INBOUND_SMTP_PORT: String(inboundPort),
+      INBOUND_SMTP_HOST: '127.0.0.1',
+    }));
+    org = await registerOrganization(app.url, 'Acme');
+  });
+
+  afterAll(async () => {
+    await suite?.stop();
+    await smtp?.close();
+  });
+
+  it('lets owners and admins manage inboxes, each with its own forwarding address', async () => {
+    const created = await request(app.url)
+      .post('/api/agent/email-inboxes')
+      .set(bearer(org.token))
+      .send({ name: 'Sales', address: 'Sales@Acme.example' })
+      .expect(201);
+    const inbox = created.body.data as Inbox;
+    expect(inbox).toMatchObject({
+      name: 'Sales',
+      address: 'sales@acme.example',
+      site_id: org.site.id,
+      acknowledge: true,
+    });
+    expect(inbox.forwarding_address).toMatch(
+      new RegExp(`^inbox-[a-z2-7]{32}@${DOMAIN.replace(/\./g, '\\.')}$`),
+    );
+
+    const changed = await request(app.url)
+      .patch(`/api/agent/email-inboxes/${inbox.id}`)
+      .set(bearer(org.token))
+      .send({ name: 'Sales team', acknowledge: false })
+      .expect(200);
+    expect(changed.body.data).toMatchObject({
+      name: 'Sales team',
+      acknowledge: false,
+      forwarding_address: inbox.forwarding_address,
+    });
+    const list = await request(app.url)
+      .get('/api/agent/email-inboxes')
+      .set(bearer(org.token))
+      .expect(200);
+    expect(list.body.data.map((row: Inbox) => row.id)).toEqual([inbox.id]);
+
+    // Another organization cannot take the address, nor see the inbox.
+    const other = await registerOrganization(app.url, 'Other');
+    await request(app.url)
+      .post('/api/agent/email-inboxes')
+      .set(bearer(other.token))
+      .send({ name: 'Mine', address: 'sales@acme.example' })
+      .expect(409);
+    await request(app.url)
+      .get(`/api/agent/email-inboxes/${inbox.id}`)
+      .set(bearer(other.token))
+      .expect(404);
+    const agent = await addMember(app.url, org.token, 'agent');
+    await request(app.url).get('/api/agent/email-inboxes').set(bearer(agent.token)).expect(403);
+    await request(app.url)
+      .post('/api/agent/email-inboxes')
+      .set(bearer(org.token))
+      .send({ name: 'Bad', address: 'not an address' })
+      .expect(422);
+
+    await request(app.url)
+      .delete(`/api/agent/email-inboxes/${inbox.id}`)
+      .set(bearer(org.token))
+      .expect(200);
+    await request(app.url)
+      .get(`/api/agent/email-inboxes/${inbox.id}`)
+      .set(bearer(org.token))
+      .expect(404);
+  });
+
+  it('opens a ticket from a new mail, acknowledges it, and threads the answers both ways', async () => {
+    const inbox = (
+      await request(app.url)
+        .post('/api/agent/email-inboxes')
+        .set(bearer(org.token))
+        .send({ name: 'Support', address: 'support@acme.example' })
+        .expect(201)
+    ).body.data as Inbox;
+
+    // A customer writes to support@, forwarded to the inbox's forwarding address over SMTP.
+    await createTransport({ host: '127.0.0.1', port: inboundPort, ignoreTLS: true }).sendMail({
+      envelope: { from: 'carol@example.com', to: [inbox.forwarding_address] },
+      raw: raw({
+        from: 'carol@example.com',
+        to: inbox.address,
+        subject: 'Order 1234 never arrived',
+        text: 'Where is my parcel?',
+      }),
+    });
+    const [ticket] = (
+      await db.query<{
+        id: string;
+        ticket_number: string;
+        source: string;
+        subject: string;
+        description: string;
+        customer_name: string;
+        customer_email: string;
+      }>(
+        `SELECT id::text, ticket_number, source, subject, description, customer_name, customer_email FROM tickets
+         WHERE organization_id = $1 ORDER BY id DESC LIMIT 1`,
+        [org.organization.id],
+      )
+    ).rows;
+    expect(ticket).toMatchObject({
+      source: 'email',
+      subject: 'Order 1234 never arrived',
+      description: 'Where is my parcel?',
+      customer_name: 'Carol Customer',
+      customer_email: 'carol@example.com',
+    });
+    const agentView = await request(app.url)
+      .get(`/api/agent/tickets/${ticket.id}`)
+      .set(bearer(org.token))
+      .expect(200);
+    expect(agentView.body.data.source).toBe('email');
+
+    const ack = await simpleParser((await smtp.next('carol@example.com')).raw);
+    expect(ack.subject).toBe(`[#${ticket.ticket_number}] Order 1234 never arrived`);
+    expect(ack.text).toContain(`Its number is ${ticket.ticket_number}.`);
+    expect(ack.headers.get('auto-submitted')).toBe('auto-replied');
+    const replyTo = ack.replyTo!.value[0].address!;
+    expect(replyTo).toMatch(/^reply\+[a-z2-7]{32}@reply\.acme\.example$/);
+
+    // The customer answers the acknowledgement: a comment by the customer, quote stripped.
+    const answered = await post(
+      raw({
+        from: 'carol@example.com',
+        to: replyTo,
+        subject: 'Re: ack',
+        text: 'It was order 1234.',
+      }),
+    ).expect(200);
+    expect(answered.body.data).toMatchObject({
+      status: 'processed',
+      ticket_id: Number(ticket.id),
+      conversation_id: null,
+    });
+    // Without the reply address, In-Reply-To inside the inbox's organization finds the ticket.
+    await post(
+      raw({
+        from: 'carol@example.com',
+        to: 'support@acme.example',
+        subject: 'Re: ack',
+        text: 'Any news?',
+        inReplyTo: ack.messageId,
+      }),
+    ).expect(200);
+    expect(await comments(Number(ticket.id))).toEqual([
+      { author_type: 'customer', body: 'It was order 1234.', is_internal: false },
+      { author_type: 'customer', body: 'Any news?', is_internal: false },
+    ]);
+    const view = await request(app.url)
+      .get(`/api/agent/tickets/${ticket.id}`)
+      .set(bearer(org.token))
+      .expect(200);
+    expect(view.body.data.comments.map((c: { author_type: string }) => c.author_type)).toEqual([
+      'customer',
+      'customer',
+    ]);
+
+    // An internal note is never mailed; a public comment is, threaded after the acknowledgement.
+    await request(app.url)
+      .post(`/api/agent/tickets/${ticket.id}/comments`)
+      .set(bearer(org.token))
+      .send({ body: 'Carrier says it is lost.', is_internal: true })
+      .expect(201);
+    await request(app.url)
+      .post(`/api/agent/tickets/${ticket.id}/comments`)
+      .set(bearer(org.token))
+      .send({ body: 'We are sending a <new> one today.' })
+      .expect(201);
+    const reply = await simpleParser((await smtp.next('carol@example.com')).raw);
+    expect(reply.subject).toBe(`[#${ticket.ticket_number}] Order 1234 never arrived`);
+    expect(reply.text).toContain('Olivia Owner:\n  We are sending a <new> one today.');
+    expect(reply.html).toContain('We are sending a &#60;new&#62; one today.');
+    expect(reply.inReplyTo).toBe(ack.messageId);
+    await sleep(1500);
+    const toCarol = smtp.mails.filter((mail) => mail.to.includes('carol@example.com'));
+    expect(toCarol).toHaveLength(2);
+    expect(toCarol.some((mail) => mail.raw.includes('Carrier says'))).toBe(false);
+  });
+
+  it('opens a ticket but sends no acknowledgement to an autoresponder, nor a flood of them to one sender', async () => {
+    const inbox = (
+      await request(app.url)
+        .post('/api/agent/email-inboxes')
+        .set(bearer(org.token))
+        .send({ name: 'Billing', address: 'billing@acme.example' })
+        .expect(201)
+    ).body.data as Inbox;
+    const auto = raw({
+      from: 'robot@example.com',
+      to: inbox.forwarding_address,
+      subject: 'Out of office',
+      text: 'I am away.',
+    }).replace('Content-Type:', 'Auto-Submitted: auto-replied\r\nContent-Type:');
+    expect((await post(auto).expect(200)).body.data.ticket_id).toEqual(expect.any(Number));
+    for (let i = 0; i < 7; i += 1) {
+      await post(
+        raw({
+          from: 'flood@example.com',
+          to: inbox.forwarding_address,
+          subject: `Flood ${i}`,
+          text: 'Hello',
+        }),
+      ).expect(200);
+    }
+    await sleep(2000);
+    expect(smtp.mails.filter((mail) => mail.to.includes('robot@example.com'))).toHaveLength(0);
+    expect(smtp.mails.filter((mail) => mail.to.includes('flood@example.com'))).toHaveLength(5);
+    const tickets = await db.query(
+      `SELECT count(*)::int AS n FROM tickets WHERE customer_email = 'flood@example.com'`,
+    );
+    expect(tickets.rows[0].n).toBe(7);
+  });
+
+  it('accepts mail for an inbox address over SMTP and still refuses everything else', async () => {
+    const client = createTransport({ host: '127.0.0.1', port: inboundPort, ignoreTLS: true });
+    await expect(
+      client.sendMail({ from: 'x@example.com', to: 'nobody@acme.example', text: 'hello' }),
+    ).rejects.toMatchObject({ responseCode: 550 });
+    const info = await client.sendMail({
+      from: 'dan@example.com',
+      to: 'support@acme.example',
+      subject: 'Straight to the support address',
+      text: 'Hi!',
+    });
+    expect(info.accepted).toEqual(['support@acme.example']);
+    const rows = await db.query(
+      `SELECT source FROM tickets WHERE subject = 'Straight to the support address'`,
+    );
+    expect(rows.rows).toEqual([{ source: 'email' }]);
+  });
+});
