@@ -545,4 +545,32 @@ describe('live chat: widget, inbox and real time', () => {
       .send({ status: 'busy' })
       .expect(422);
   });
+
+  it('keeps the presence a member chose across the dashboard closing and opening again', async () => {
+    const member = await addMember(app.url, org.token, 'agent');
+    const status = async () =>
+      (await db.query(`SELECT status FROM users WHERE id = $1`, [member.id])).rows[0]
+        .status as string;
+    const choose = (presence: 'online' | 'away') =>
+      request(app.url)
+        .patch('/api/agent/presence')
+        .set(agent(member.token))
+        .send({ status: presence })
+        .expect(200);
+
+    const first = await open('/agent', member.token);
+    expect(await status()).toBe('online');
+    await choose('away');
+    first.close();
+    await eventually(async () => (await status()) === 'offline');
+
+    // Opened again (a reload, a new tab, the next morning): Away, as chosen.
+    const second = await open('/agent', member.token);
+    expect(await status()).toBe('away');
+    await choose('online');
+    second.close();
+    await eventually(async () => (await status()) === 'offline');
+    await open('/agent', member.token);
+    expect(await status()).toBe('online');
+  });
 });
