@@ -54,7 +54,7 @@ export interface paths {
         options?: never;
         head?: never;
         /**
-         * Change a site's appointment settings
+         * Change a site's appointment settings (owner/admin)
          * @description Every field is optional; each integer must be within the range of spec section 8 (422 naming the field). `working_hours` replaces the weekdays it names.
          */
         patch: operations["AgentAppointments_updateSettings"];
@@ -621,6 +621,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/agent/sites/directory": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The sites' names, oldest first
+         * @description Readable by every member (agents too), so the dashboard can name the site of a chat; the settings stay with owners and admins.
+         */
+        get: operations["Sites_directory"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/agent/sites/{site}": {
         parameters: {
             query?: never;
@@ -695,6 +715,26 @@ export interface paths {
         put?: never;
         /** Add a member who can log in with the given email and password */
         post: operations["Team_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/agent/team/directory": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The team directory, oldest first: each member's name, role and status
+         * @description Readable by every member (agents too), so the dashboard can name who holds a chat or wrote a message; `GET /api/agent/team` (owner/admin) adds the email addresses.
+         */
+        get: operations["Team_directory"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -2782,8 +2822,11 @@ export interface components {
              *     ]
              */
             allowed_domains?: string[];
-            /** @example www.example.com */
-            domain?: string;
+            /**
+             * @description The main host name; `null` clears it
+             * @example www.example.com
+             */
+            domain?: string | null;
             /** @default true */
             is_active: boolean;
             /** @example Main website */
@@ -4097,6 +4140,32 @@ export interface components {
             status: boolean;
             timezone: string;
         };
+        SiteDirectoryResponseDto: {
+            /**
+             * @description HTTP status code as a string
+             * @example 200
+             */
+            code: string;
+            /** @example 1 */
+            current_page: number;
+            data: components["schemas"]["SiteNameDto"][];
+            /**
+             * Format: date-time
+             * @example 2026-11-22T10:00:00.000Z
+             */
+            datetime: string;
+            /** @example 1 */
+            last_page: number;
+            links: components["schemas"]["PageLinksDto"];
+            /** @example OK */
+            message: string;
+            /** @example 50 */
+            per_page: number;
+            /** @example true */
+            status: boolean;
+            /** @example 1 */
+            total: number;
+        };
         SiteDto: {
             allowed_domains: string[];
             /** Format: date-time */
@@ -4138,6 +4207,11 @@ export interface components {
             status: boolean;
             /** @example 1 */
             total: number;
+        };
+        SiteNameDto: {
+            id: number;
+            is_active: boolean;
+            name: string;
         };
         SitePageDto: {
             /**
@@ -4225,6 +4299,42 @@ export interface components {
             uptime_seconds: number;
             /** @example 0.1.0 */
             version: string;
+        };
+        TeamDirectoryResponseDto: {
+            /**
+             * @description HTTP status code as a string
+             * @example 200
+             */
+            code: string;
+            /** @example 1 */
+            current_page: number;
+            data: components["schemas"]["TeamMemberDto"][];
+            /**
+             * Format: date-time
+             * @example 2026-11-22T10:00:00.000Z
+             */
+            datetime: string;
+            /** @example 1 */
+            last_page: number;
+            links: components["schemas"]["PageLinksDto"];
+            /** @example OK */
+            message: string;
+            /** @example 50 */
+            per_page: number;
+            /** @example true */
+            status: boolean;
+            /** @example 1 */
+            total: number;
+        };
+        TeamMemberDto: {
+            /** @example 7 */
+            id: number;
+            /** @example Ada Agent */
+            name: string;
+            /** @enum {string} */
+            role: "owner" | "admin" | "agent";
+            /** @enum {string} */
+            status: "online" | "away" | "offline";
         };
         TicketCommentDto: {
             body: string;
@@ -4547,8 +4657,11 @@ export interface components {
              *     ]
              */
             allowed_domains?: string[];
-            /** @example www.example.com */
-            domain?: string;
+            /**
+             * @description The main host name; `null` clears it
+             * @example www.example.com
+             */
+            domain?: string | null;
             /** @default true */
             is_active: boolean;
             /** @example Main website */
@@ -8193,6 +8306,64 @@ export interface operations {
             };
         };
     };
+    Sites_directory: {
+        parameters: {
+            query?: {
+                page?: number;
+                per_page?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SiteDirectoryResponseDto"];
+                };
+            };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Missing or invalid credentials (`Unauthenticated.`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Missing ability, feature not in plan, or role too low */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Validation failed; `errors` names each field */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorDto"];
+                };
+            };
+        };
+    };
     Sites_get: {
         parameters: {
             query?: never;
@@ -8620,6 +8791,64 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["AgentResponseDto"];
+                };
+            };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Missing or invalid credentials (`Unauthenticated.`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Missing ability, feature not in plan, or role too low */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Validation failed; `errors` names each field */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorDto"];
+                };
+            };
+        };
+    };
+    Team_directory: {
+        parameters: {
+            query?: {
+                page?: number;
+                per_page?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TeamDirectoryResponseDto"];
                 };
             };
             /** @description Malformed JSON body (`malformed_json`) */

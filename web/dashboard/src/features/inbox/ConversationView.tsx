@@ -21,6 +21,7 @@ import { useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { api, unwrap } from '../../api/client';
 import {
   type Agent,
+  type Member,
   type ConversationDetail,
   keys,
   loadEarlierMessages,
@@ -37,7 +38,7 @@ import classes from './inbox.module.css';
 import { STATUS_COLOR, visitorName } from './names';
 import { useShortcuts } from '../../app/useShortcuts';
 
-export function ConversationView({ id, me, team }: { id: number; me: Agent; team: Agent[] }) {
+export function ConversationView({ id, me, team }: { id: number; me: Agent; team: Member[] }) {
   const queryClient = useQueryClient();
   const conversation = useConversation(id);
   const data = conversation.data;
@@ -266,7 +267,7 @@ function Thread(props: {
   messages: Message[];
   visitor: string;
   me: Agent;
-  team: Agent[];
+  team: Member[];
   seenUpTo: number;
   typing: boolean;
 }) {
@@ -399,7 +400,7 @@ function Thread(props: {
   );
 }
 
-function author(message: Message, props: { visitor: string; me: Agent; team: Agent[] }): string {
+function author(message: Message, props: { visitor: string; me: Agent; team: Member[] }): string {
   switch (message.sender_type) {
     case 'visitor':
       return props.visitor;

@@ -2,7 +2,7 @@ import { Anchor, Badge, Group, Loader, Stack, Text, Title } from '@mantine/core'
 import { useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router';
 import { api, unwrap } from '../../api/client';
-import type { ConversationDetail, Site } from '../../api/queries';
+import type { ConversationDetail, SiteName } from '../../api/queries';
 import { longTime } from '../../components/format';
 import { t, type MessageKey } from '../../i18n';
 import { STATUS_COLOR, visitorName } from './names';
@@ -62,7 +62,7 @@ export function VisitorPanel({
   sites,
 }: {
   conversation: ConversationDetail;
-  sites: Site[];
+  sites: SiteName[];
 }) {
   const site = sites.find((s) => s.id === conversation.site_id);
   const panel = useVisitorPanel(conversation.visitor.id);
