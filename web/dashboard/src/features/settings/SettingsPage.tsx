@@ -28,6 +28,7 @@ import TrustedLoginSettings from './TrustedLoginSettings';
 import { isAdmin, QueryState, useMe } from './ui';
 import WebhookDetail from './WebhookDetail';
 import WebhooksSettings from './WebhooksSettings';
+import classes from './settings.module.css';
 
 interface Section {
   path: string;
@@ -91,15 +92,8 @@ export default function SettingsPage() {
       (section) => section.adminOnly && location.pathname.startsWith(`/settings/${section.path}`),
     );
   return (
-    <Group align="flex-start" wrap="nowrap" gap={0} mih="100vh">
-      <Box
-        component="nav"
-        aria-label={t('settings.nav.label')}
-        w={240}
-        p="md"
-        style={{ borderRight: '1px solid var(--mantine-color-gray-3)', flexShrink: 0 }}
-        mih="100vh"
-      >
+    <div className={classes.layout}>
+      <Box component="nav" aria-label={t('settings.nav.label')} p="md" className={classes.nav}>
         <Group gap="xs" mb="md" px="xs">
           <IconSettings size={20} aria-hidden />
           <Title order={1} size="h3">
@@ -124,7 +118,7 @@ export default function SettingsPage() {
           })}
         </Stack>
       </Box>
-      <Box p="xl" style={{ flex: 1, minWidth: 0 }} maw={1100}>
+      <div className={classes.page}>
         {!admin && !refused && (
           <Alert color="blue" mb="lg">
             {t('settings.agentOnly')}
@@ -146,7 +140,7 @@ export default function SettingsPage() {
           <Route path="appointments" element={<AppointmentsSettings />} />
           <Route path="*" element={<Navigate to={first} replace />} />
         </Routes>
-      </Box>
-    </Group>
+      </div>
+    </div>
   );
 }
