@@ -127,6 +127,29 @@ describeIfBrowser('the dashboard for an agent', () => {
     await page.getByRole('button', { name: 'Assign' }).click();
     await page.getByRole('menuitem', { name: 'Assign to Olivia Owner' }).waitFor();
     await page.keyboard.press('Escape');
+    await page.getByRole('menu').waitFor({ state: 'detached' });
+    await noSeriousViolations();
+  });
+
+  step("takes a colleague's chat from them and gives it back", async () => {
+    await page.goto(`${service}/inbox/${conversationId}`);
+    const chat = page.getByRole('region', { name: /Vera Visitor/ });
+    await chat.getByText('Assigned to Olivia Owner').waitFor();
+    await chat.getByRole('button', { name: 'Assign' }).click();
+    await page.getByRole('menuitem', { name: 'Unassign' }).click();
+    await chat.getByText('Unassigned', { exact: true }).waitFor();
+    const held = await request(app.url)
+      .get(`/api/agent/conversations/${conversationId}`)
+      .set(asOwner())
+      .expect(200);
+    expect(held.body.data.assigned_agent_id).toBeNull();
+    // Nobody holds it: no Unassign to offer.
+    await chat.getByRole('button', { name: 'Assign' }).click();
+    await page.getByRole('menuitem', { name: 'Assign to me' }).waitFor();
+    expect(await page.getByRole('menuitem', { name: 'Unassign' }).count()).toBe(0);
+    await page.getByRole('menuitem', { name: 'Assign to Olivia Owner' }).click();
+    await chat.getByText('Assigned to Olivia Owner').waitFor();
+    await page.getByRole('menu').waitFor({ state: 'detached' });
     await noSeriousViolations();
   });
 

@@ -454,6 +454,63 @@ describe('live chat: widget, inbox and real time', () => {
       .expect(422);
   });
 
+  it('lets any member give a chat to a colleague and take it from its holder (unassign)', async () => {
+    const ada = await addMember(app.url, org.token, 'agent');
+    const ben = await addMember(app.url, org.token, 'agent');
+    const session = await init();
+    await request(app.url)
+      .post('/api/widget/messages')
+      .set('Authorization', `Bearer ${session.session_token}`)
+      .send({ body: 'Hello?' })
+      .expect(201);
+    const id = session.conversation_id;
+    const watcher = await open('/agent', org.token);
+    // An agent (not an admin) hands the chat to a colleague, then takes it from them.
+    await request(app.url)
+      .post(`/api/agent/conversations/${id}/assign`)
+      .set(agent(ada.token))
+      .send({ agent_id: ben.id })
+      .expect(200);
+    const taken = await request(app.url)
+      .post(`/api/agent/conversations/${id}/unassign`)
+      .set(agent(ada.token))
+      .expect(200);
+    expect(taken.body.data).toMatchObject({ id, status: 'active', assigned_agent_id: null });
+    await watcher.next(
+      'conversation.updated',
+      (e: { conversation_id: number; assigned_agent_id: number | null }) =>
+        e.conversation_id === id && e.assigned_agent_id === null,
+    );
+    const unassigned = await request(app.url)
+      .get('/api/agent/conversations?assigned_agent_id=none&per_page=100')
+      .set(agent(ada.token))
+      .expect(200);
+    expect(unassigned.body.data.map((c: { id: number }) => c.id)).toContain(id);
+    expect(
+      (await outboxEvents(db, 'conversation.assigned'))
+        .filter((e) => e.conversation_id === id)
+        .map((e) => [e.assigned_agent_id, e.previous_agent_id]),
+    ).toEqual([
+      [ben.id, null],
+      [null, ben.id],
+    ]);
+    // Again: nothing changes, nothing is recorded.
+    await request(app.url)
+      .post(`/api/agent/conversations/${id}/unassign`)
+      .set(agent(ada.token))
+      .expect(200);
+    expect(
+      (await outboxEvents(db, 'conversation.assigned')).filter((e) => e.conversation_id === id),
+    ).toHaveLength(2);
+
+    await request(app.url).post(`/api/agent/conversations/${id}/close`).set(agent()).expect(200);
+    await request(app.url).post(`/api/agent/conversations/${id}/unassign`).set(agent()).expect(409);
+    await request(app.url)
+      .post(`/api/agent/conversations/${id}/unassign`)
+      .set(agent(other.token))
+      .expect(404);
+  });
+
   it('keeps organizations apart and refuses bad credentials', async () => {
     const session = await init();
     await request(app.url)

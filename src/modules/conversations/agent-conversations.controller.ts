@@ -193,6 +193,21 @@ export class AgentConversationsController {
     };
   }
 
+  @Post('conversations/:conversation/unassign')
+  @HttpCode(200)
+  @Agent()
+  @ApiIdParam('conversation')
+  @ApiOperation({
+    summary: 'Take the conversation from whoever holds it (it shows under Unassigned again)',
+    description: 'Its status stays as it is; a closed one is a 409, an unassigned one unchanged.',
+  })
+  @ApiOkResponse({ type: ConversationResponseDto })
+  @ApiErrors(404, 409)
+  @ResponseMessage('Conversation unassigned.')
+  async unassign(@CurrentAgent() agent: AgentPrincipal, @IdParam('conversation') id: string) {
+    return { data: toConversationDto(await this.chat.unassign(actor(agent), id)) };
+  }
+
   @Post('conversations/:conversation/close')
   @HttpCode(200)
   @Agent()

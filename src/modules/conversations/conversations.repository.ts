@@ -214,6 +214,16 @@ export class ConversationsRepository {
     return rows[0].status;
   }
 
+  /** Nobody holds the conversation any more; its status stays as it is. */
+  async unassign(manager: EntityManager, organizationId: string, conversationId: string) {
+    await sql(
+      manager,
+      `UPDATE conversations SET assigned_agent_id = NULL, updated_at = now()
+       WHERE organization_id = $1 AND id = $2`,
+      [organizationId, conversationId],
+    );
+  }
+
   /** A waiting chat nobody answered becomes missed; anything else stays as it is. */
   async markMissed(
     manager: EntityManager,

@@ -85,14 +85,19 @@ export function ConversationView({ id, me, team }: { id: number; me: Agent; team
     void queryClient.invalidateQueries({ queryKey: keys.conversation(id) });
     void queryClient.invalidateQueries({ queryKey: keys.conversations });
   };
+  /** Gives the conversation to a member, or (null) to nobody. */
   const assign = useMutation({
-    mutationFn: (agentId: number) =>
-      unwrap(
-        api.POST('/api/agent/conversations/{conversation}/assign', {
-          params: { path: { conversation: id } },
-          body: { agent_id: agentId },
-        }),
-      ),
+    mutationFn: (agentId: number | null) => {
+      const path = { params: { path: { conversation: id } } };
+      return unwrap(
+        agentId === null
+          ? api.POST('/api/agent/conversations/{conversation}/unassign', path)
+          : api.POST('/api/agent/conversations/{conversation}/assign', {
+              ...path,
+              body: { agent_id: agentId },
+            }),
+      );
+    },
     onSettled: refresh,
   });
   const close = useMutation({
@@ -211,6 +216,14 @@ export function ConversationView({ id, me, team }: { id: number; me: Agent; team
                     {t('inbox.action.assignTo', { name: agent.name })}
                   </Menu.Item>
                 ))}
+              {data.assigned_agent_id !== null && (
+                <>
+                  <Menu.Divider />
+                  <Menu.Item onClick={() => assign.mutate(null)}>
+                    {t('inbox.action.unassign')}
+                  </Menu.Item>
+                </>
+              )}
             </Menu.Dropdown>
           </Menu>
           <Button

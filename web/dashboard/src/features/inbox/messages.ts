@@ -47,6 +47,7 @@ export const inboxMessages = {
   'inbox.action.assignTo': 'Assign to {name}',
   'inbox.action.assignedTo': 'Assigned to {name}',
   'inbox.action.unassigned': 'Unassigned',
+  'inbox.action.unassign': 'Unassign',
   'inbox.action.close': 'Close',
   'inbox.action.closed': 'Closed',
   'inbox.canned.label': 'Canned responses',
