@@ -153,6 +153,29 @@ describeIfBrowser('the dashboard for an agent', () => {
     await noSeriousViolations();
   });
 
+  step('reopens a closed conversation', async () => {
+    await request(app.url)
+      .post(`/api/agent/conversations/${conversationId}/close`)
+      .set(asOwner())
+      .expect(200);
+    await page.goto(`${service}/inbox/${conversationId}`);
+    const chat = page.getByRole('region', { name: /Vera Visitor/ });
+    await chat.getByText('This conversation is closed.').waitFor();
+    await chat.getByRole('button', { name: 'Reopen' }).click();
+    await chat.getByRole('button', { name: 'Close' }).waitFor();
+    await chat.getByRole('textbox', { name: 'Reply', exact: true }).waitFor();
+    const reopened = await request(app.url)
+      .get(`/api/agent/conversations/${conversationId}`)
+      .set(asOwner())
+      .expect(200);
+    expect(reopened.body.data).toMatchObject({
+      status: 'active',
+      assigned_agent_id: owner.user.id,
+      closed_at: null,
+    });
+    await noSeriousViolations();
+  });
+
   step("lists the team in a ticket's assignee picker and names agents in reports", async () => {
     await page.goto(`${service}/tickets/${ticketId}`);
     const assignee = page.getByRole('combobox', { name: 'Assignee' });

@@ -511,6 +511,51 @@ describe('live chat: widget, inbox and real time', () => {
       .expect(404);
   });
 
+  it('reopens a closed conversation for the visitor to go on in, unless they started another', async () => {
+    const ada = await addMember(app.url, org.token, 'agent');
+    const session = await init();
+    const bearer = { Authorization: `Bearer ${session.session_token}` };
+    const say = async (body: string) =>
+      (await request(app.url).post('/api/widget/messages').set(bearer).send({ body }).expect(201))
+        .body.conversation_id as number;
+    const id = await say('My order is late');
+    const closeIt = () =>
+      request(app.url).post(`/api/agent/conversations/${id}/close`).set(agent()).expect(200);
+    const reopen = (token = ada.token) =>
+      request(app.url).post(`/api/agent/conversations/${id}/reopen`).set(agent(token));
+    const visitorSide = await open('/widget', session.session_token);
+    await closeIt();
+
+    // The widget's next init made an unstarted conversation: it gives way to the reopened one.
+    const resumed = await init({ visitor_uid: session.visitor_uid });
+    expect(resumed.conversation_id).not.toBe(id);
+    const reopened = await reopen().expect(200);
+    expect(reopened.body.data).toMatchObject({
+      id,
+      status: 'active',
+      assigned_agent_id: ada.id,
+      closed_at: null,
+    });
+    await visitorSide.next(
+      'conversation.updated',
+      (e: { conversation_id: number; status: string }) =>
+        e.conversation_id === id && e.status === 'active',
+    );
+    expect(await say('Thanks for looking again')).toBe(id);
+    // Not closed: answered unchanged.
+    expect((await reopen(org.token).expect(200)).body.data.assigned_agent_id).toBe(ada.id);
+
+    // Closed again, and the visitor has started a new conversation since: that one wins.
+    await closeIt();
+    expect(await say('Another question')).not.toBe(id);
+    const refused = await reopen().expect(409);
+    expect(refused.body.error_code).toBe('conflict');
+    await request(app.url)
+      .post(`/api/agent/conversations/${id}/reopen`)
+      .set(agent(other.token))
+      .expect(404);
+  });
+
   it('keeps organizations apart and refuses bad credentials', async () => {
     const session = await init();
     await request(app.url)

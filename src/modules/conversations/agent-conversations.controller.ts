@@ -193,6 +193,22 @@ export class AgentConversationsController {
     };
   }
 
+  @Post('conversations/:conversation/reopen')
+  @HttpCode(200)
+  @Agent()
+  @ApiIdParam('conversation')
+  @ApiOperation({
+    summary: 'Open a closed conversation again (active, held by its assignee or the caller)',
+    description:
+      'The visitor can write in it again. One that is not closed is answered unchanged; a 409 when the visitor has started another conversation since (a visitor has one open conversation).',
+  })
+  @ApiOkResponse({ type: ConversationResponseDto })
+  @ApiErrors(404, 409)
+  @ResponseMessage('Conversation reopened.')
+  async reopen(@CurrentAgent() agent: AgentPrincipal, @IdParam('conversation') id: string) {
+    return { data: toConversationDto(await this.chat.reopen(actor(agent), id)) };
+  }
+
   @Post('conversations/:conversation/unassign')
   @HttpCode(200)
   @Agent()

@@ -214,6 +214,39 @@ export class ConversationsRepository {
     return rows[0].status;
   }
 
+  /**
+   * Opens a closed conversation again, `active` and held by its assignee or else `agentId`. A
+   * visitor has one open conversation at a time: an unstarted one (the widget made it, nobody
+   * wrote) is closed to make room; a started one wins, and the answer is false.
+   */
+  async reopen(
+    manager: EntityManager,
+    organizationId: string,
+    conversation: { id: string; visitor_id: string },
+    agentId: string,
+  ): Promise<boolean> {
+    await sql(
+      manager,
+      `UPDATE conversations SET status = 'closed', closed_at = now(), updated_at = now()
+       WHERE organization_id = $1 AND visitor_id = $2 AND status <> 'closed' AND started_at IS NULL`,
+      [organizationId, conversation.visitor_id],
+    );
+    const other = await sql<{ id: string }>(
+      manager,
+      `SELECT id FROM conversations WHERE organization_id = $1 AND visitor_id = $2 AND status <> 'closed'`,
+      [organizationId, conversation.visitor_id],
+    );
+    if (other.length > 0) return false;
+    await sql(
+      manager,
+      `UPDATE conversations SET status = 'active', closed_at = NULL, closed_by_user_id = NULL,
+         assigned_agent_id = COALESCE(assigned_agent_id, $3), updated_at = now()
+       WHERE organization_id = $1 AND id = $2`,
+      [organizationId, conversation.id, agentId],
+    );
+    return true;
+  }
+
   /** Nobody holds the conversation any more; its status stays as it is. */
   async unassign(manager: EntityManager, organizationId: string, conversationId: string) {
     await sql(

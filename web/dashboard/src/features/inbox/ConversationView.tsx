@@ -15,10 +15,16 @@ import {
   Title,
   VisuallyHidden,
 } from '@mantine/core';
-import { IconArrowDown, IconCheck, IconChevronDown, IconUserPlus } from '@tabler/icons-react';
+import {
+  IconArrowDown,
+  IconArrowBackUp,
+  IconCheck,
+  IconChevronDown,
+  IconUserPlus,
+} from '@tabler/icons-react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useLayoutEffect, useRef, useState } from 'react';
-import { api, unwrap } from '../../api/client';
+import { api, ApiError, unwrap } from '../../api/client';
 import {
   type Agent,
   type Member,
@@ -104,6 +110,15 @@ export function ConversationView({ id, me, team }: { id: number; me: Agent; team
     mutationFn: () =>
       unwrap(
         api.POST('/api/agent/conversations/{conversation}/close', {
+          params: { path: { conversation: id } },
+        }),
+      ),
+    onSettled: refresh,
+  });
+  const reopen = useMutation({
+    mutationFn: () =>
+      unwrap(
+        api.POST('/api/agent/conversations/{conversation}/reopen', {
           params: { path: { conversation: id } },
         }),
       ),
@@ -226,19 +241,37 @@ export function ConversationView({ id, me, team }: { id: number; me: Agent; team
               )}
             </Menu.Dropdown>
           </Menu>
-          <Button
-            variant="light"
-            color="gray"
-            size="sm"
-            leftSection={<IconCheck size={16} />}
-            onClick={() => close.mutate()}
-            loading={close.isPending}
-            disabled={closed}
-          >
-            {closed ? t('inbox.action.closed') : t('inbox.action.close')}
-          </Button>
+          {closed ? (
+            <Button
+              variant="light"
+              size="sm"
+              leftSection={<IconArrowBackUp size={16} />}
+              onClick={() => reopen.mutate()}
+              loading={reopen.isPending}
+            >
+              {t('inbox.action.reopen')}
+            </Button>
+          ) : (
+            <Button
+              variant="light"
+              color="gray"
+              size="sm"
+              leftSection={<IconCheck size={16} />}
+              onClick={() => close.mutate()}
+              loading={close.isPending}
+            >
+              {t('inbox.action.close')}
+            </Button>
+          )}
         </Group>
       </Group>
+      {reopen.error && (
+        <Text c="red" size="sm" px="md" pt="xs" role="alert">
+          {reopen.error instanceof ApiError && reopen.error.status === 409
+            ? t('inbox.action.reopenConflict')
+            : t('inbox.action.reopenFailed')}
+        </Text>
+      )}
       <Thread
         conversationId={id}
         hasEarlier={data.has_earlier_messages}

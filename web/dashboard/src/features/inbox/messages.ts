@@ -48,8 +48,11 @@ export const inboxMessages = {
   'inbox.action.assignedTo': 'Assigned to {name}',
   'inbox.action.unassigned': 'Unassigned',
   'inbox.action.unassign': 'Unassign',
+  'inbox.action.reopen': 'Reopen',
+  'inbox.action.reopenConflict':
+    'This visitor has started another conversation since: answer them there.',
+  'inbox.action.reopenFailed': 'The conversation could not be reopened. Please try again.',
   'inbox.action.close': 'Close',
-  'inbox.action.closed': 'Closed',
   'inbox.canned.label': 'Canned responses',
   'inbox.canned.hint': 'Tab or Enter inserts the first; click to pick another.',
   'inbox.composer.label': 'Reply',
