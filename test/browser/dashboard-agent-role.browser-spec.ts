@@ -27,6 +27,7 @@ describeIfBrowser('the dashboard for an agent', () => {
   let owner: Registered;
   const agent = { id: 0, name: 'Ada Agent', email: uniqueEmail('ada'), password: 'pw-ada-agent' };
   let conversationId = 0;
+  let visitorToken = '';
   let ticketId = 0;
 
   const asOwner = () => ({ Authorization: `Bearer ${owner.token}` });
@@ -61,6 +62,7 @@ describeIfBrowser('the dashboard for an agent', () => {
       .send({ widget_key: owner.site.widget_key, visitor_name: 'Vera Visitor' })
       .expect(200);
     conversationId = session.body.conversation_id as number;
+    visitorToken = session.body.session_token as string;
     await request(app.url)
       .post('/api/widget/messages')
       .send({
@@ -225,6 +227,31 @@ describeIfBrowser('the dashboard for an agent', () => {
     await eventually(() => presence.getByRole('radio', { name: 'Away' }).isChecked());
     await noSeriousViolations();
   });
+
+  step(
+    "shows the visitor's rating and comment in the conversation and the visitor panel",
+    async () => {
+      await request(app.url)
+        .post(`/api/agent/conversations/${conversationId}/close`)
+        .set(asOwner())
+        .expect(200);
+      await request(app.url)
+        .post('/api/widget/reviews')
+        .set('Authorization', `Bearer ${visitorToken}`)
+        .send({ rating: 4, comment: 'Quick, thank you' })
+        .expect(201);
+      await page.goto(`${service}/inbox/${conversationId}`);
+      const rated = 'Rated 4 of 5: “Quick, thank you”';
+      const chat = page.getByRole('region', { name: /Vera Visitor/ });
+      await chat.getByRole('note', { name: "The visitor's rating" }).getByText(rated).waitFor();
+      const panel = page.getByRole('complementary', { name: 'Visitor' });
+      const rating = panel
+        .locator('dt', { hasText: 'Rating' })
+        .locator('xpath=following-sibling::dd');
+      expect(await rating.textContent()).toBe(rated);
+      await noSeriousViolations();
+    },
+  );
 
   /** The agent's presence as the server holds it. */
   async function serverStatus(): Promise<string> {

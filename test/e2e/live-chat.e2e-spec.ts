@@ -556,6 +556,40 @@ describe('live chat: widget, inbox and real time', () => {
       .expect(404);
   });
 
+  it("shows agents the visitor's rating and comment on the conversation and in the visitor panel", async () => {
+    const session = await init();
+    const bearer = { Authorization: `Bearer ${session.session_token}` };
+    await request(app.url)
+      .post('/api/widget/messages')
+      .set(bearer)
+      .send({ body: 'Can I change my address?' })
+      .expect(201);
+    const id = session.conversation_id;
+    const detail = async () =>
+      (await request(app.url).get(`/api/agent/conversations/${id}`).set(agent()).expect(200)).body
+        .data;
+    expect(await detail()).toMatchObject({ rating: null, review_comment: null, reviewed_at: null });
+    await request(app.url).post(`/api/agent/conversations/${id}/close`).set(agent()).expect(200);
+    await request(app.url)
+      .post('/api/widget/reviews')
+      .set(bearer)
+      .send({ rating: 4, comment: 'Fast, but I had to ask twice' })
+      .expect(201);
+    expect(await detail()).toMatchObject({
+      rating: 4,
+      review_comment: 'Fast, but I had to ask twice',
+      reviewed_at: expect.any(String),
+    });
+    const visitorId = (await detail()).visitor_id as number;
+    const panel = await request(app.url)
+      .get(`/api/agent/visitors/${visitorId}`)
+      .set(agent())
+      .expect(200);
+    expect(panel.body.data.conversations).toEqual([
+      expect.objectContaining({ id, rating: 4, review_comment: 'Fast, but I had to ask twice' }),
+    ]);
+  });
+
   it('keeps organizations apart and refuses bad credentials', async () => {
     const session = await init();
     await request(app.url)

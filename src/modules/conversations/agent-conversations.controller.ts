@@ -11,6 +11,7 @@ import { toMessageDto } from '../messages/messages.dto';
 import {
   AfterQueryDto,
   AgentConversationDetailResponseDto,
+  toConversationReview,
   AgentMessageListDto,
   AgentReplyDto,
   AssignDto,
@@ -112,6 +113,7 @@ export class AgentConversationsController {
       data: {
         ...toConversationDetail(conversation, messages),
         labels,
+        ...toConversationReview(conversation),
         has_earlier_messages: earlier,
       },
     };

@@ -16,6 +16,9 @@ export interface ConversationRow {
   started_at: Date;
   closed_at: Date | null;
   closed_by_user_id: string | null;
+  rating: number | null;
+  review_comment: string | null;
+  reviewed_at: Date | null;
   visitor_name: string | null;
   visitor_email: string | null;
 }
@@ -28,7 +31,8 @@ export interface ConversationFilter {
 }
 
 const SELECT = `SELECT c.id, c.site_id, c.visitor_id, c.status, c.type, c.locale, c.assigned_agent_id,
-  c.started_at, c.closed_at, c.closed_by_user_id, v.name AS visitor_name, v.email AS visitor_email
+  c.started_at, c.closed_at, c.closed_by_user_id, c.rating, c.review_comment, c.reviewed_at,
+  v.name AS visitor_name, v.email AS visitor_email
   FROM conversations c JOIN visitors v ON v.id = c.visitor_id`;
 
 /** Only conversations a first message has started exist for listing and reading. */

@@ -1849,6 +1849,12 @@ export interface components {
             locale: string | null;
             /** @description Every message, oldest first */
             messages: components["schemas"]["MessageDto"][];
+            /** @description The visitor's rating, once given */
+            rating: number | null;
+            /** @description The visitor's comment with it */
+            review_comment: string | null;
+            /** Format: date-time */
+            reviewed_at: string | null;
             site_id: number;
             /** Format: date-time */
             started_at: string;
@@ -3599,6 +3605,8 @@ export interface components {
             closed_at: string | null;
             id: number;
             rating: number | null;
+            /** @description The visitor's comment with the rating */
+            review_comment: string | null;
             site_id: number;
             /** Format: date-time */
             started_at: string;

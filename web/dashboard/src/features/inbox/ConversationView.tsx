@@ -20,6 +20,7 @@ import {
   IconArrowBackUp,
   IconCheck,
   IconChevronDown,
+  IconStar,
   IconUserPlus,
 } from '@tabler/icons-react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
@@ -41,7 +42,7 @@ import { shortTime } from '../../components/format';
 import { t } from '../../i18n';
 import { Composer } from './Composer';
 import classes from './inbox.module.css';
-import { STATUS_COLOR, visitorName } from './names';
+import { reviewText, STATUS_COLOR, visitorName } from './names';
 import { useShortcuts } from '../../app/useShortcuts';
 
 export function ConversationView({ id, me, team }: { id: number; me: Agent; team: Member[] }) {
@@ -265,6 +266,20 @@ export function ConversationView({ id, me, team }: { id: number; me: Agent; team
           )}
         </Group>
       </Group>
+      {data.rating !== null && (
+        <Group
+          gap="xs"
+          px="md"
+          py={6}
+          wrap="nowrap"
+          role="note"
+          aria-label={t('inbox.review.label')}
+          style={{ borderBottom: '1px solid var(--mantine-color-gray-3)' }}
+        >
+          <IconStar size={16} aria-hidden color="var(--mantine-color-yellow-7)" />
+          <Text size="sm">{reviewText(data.rating, data.review_comment)}</Text>
+        </Group>
+      )}
       {reopen.error && (
         <Text c="red" size="sm" px="md" pt="xs" role="alert">
           {reopen.error instanceof ApiError && reopen.error.status === 409

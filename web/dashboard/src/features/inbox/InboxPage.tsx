@@ -142,7 +142,8 @@ export default function InboxPage() {
           </Center>
         )}
       </div>
-      <aside className={classes.panel} aria-label={t('inbox.panel.title')}>
+      {/* Focusable: the panel scrolls on its own, and may hold nothing else that takes focus. */}
+      <aside className={classes.panel} aria-label={t('inbox.panel.title')} tabIndex={0}>
         {selected.data && <VisitorPanel conversation={selected.data} sites={sites} />}
       </aside>
     </div>

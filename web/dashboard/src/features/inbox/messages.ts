@@ -48,6 +48,11 @@ export const inboxMessages = {
   'inbox.action.assignedTo': 'Assigned to {name}',
   'inbox.action.unassigned': 'Unassigned',
   'inbox.action.unassign': 'Unassign',
+  'inbox.review.rated': 'Rated {rating} of 5',
+  'inbox.review.withComment': '{rated}: “{comment}”',
+  'inbox.review.label': "The visitor's rating",
+  'inbox.panel.rating': 'Rating',
+  'inbox.panel.notRated': 'Not rated',
   'inbox.action.reopen': 'Reopen',
   'inbox.action.reopenConflict':
     'This visitor has started another conversation since: answer them there.',
