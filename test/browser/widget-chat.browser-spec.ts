@@ -655,6 +655,72 @@ document.body.appendChild(f);
     }
   });
 
+  it('shows only the offline form while nobody is online, even with a pre-chat form on', async () => {
+    const org = await register(app.url);
+    await request(app.url)
+      .patch(`/api/agent/sites/${org.site.id}`)
+      .set('Authorization', `Bearer ${org.token}`)
+      .send({ widget_settings: { pre_chat_form: { enabled: true } } })
+      .expect(200);
+    const host = await openHost(org);
+    try {
+      const { page } = host;
+      await page.getByRole('button', { name: 'Open chat' }).click({ timeout: 15_000 });
+      const frame = frameOf(page);
+      await frame.getByRole('button', { name: 'Leave a message' }).waitFor({ timeout: 15_000 });
+      expect(await frame.getByRole('button', { name: 'Start chat' }).count()).toBe(0);
+      expect(await frame.getByText('Before we start').count()).toBe(0);
+      expect(await frame.locator('form').count()).toBe(1);
+      expect(
+        await seriousAxeViolations(page.frames().find((f) => f.url().includes('/widget/'))!),
+      ).toEqual([]);
+
+      // Someone comes online: the offline form gives way to the pre-chat form, still one form.
+      await request(app.url)
+        .patch('/api/agent/presence')
+        .set('Authorization', `Bearer ${org.token}`)
+        .send({ status: 'online' })
+        .expect(200);
+      await frame.getByRole('button', { name: 'Start chat' }).waitFor({ timeout: 15_000 });
+      expect(await frame.getByRole('button', { name: 'Leave a message' }).count()).toBe(0);
+    } finally {
+      await host.close();
+    }
+  });
+
+  it('draws nothing on a page whose domain is not allowed, and says why once in the console', async () => {
+    const org = await registerOrganization(app.url);
+    await request(app.url)
+      .patch(`/api/agent/sites/${org.site.id}`)
+      .set('Authorization', `Bearer ${org.token}`)
+      .send({ allowed_domains: ['shop.example.test'] })
+      .expect(200);
+    const site = await startHostSite({ '/': hostPage(service, org.site.widget_key) });
+    const page = await browser.newPage();
+    const warnings: string[] = [];
+    page.on('console', (message) => {
+      if (message.type() === 'warning') warnings.push(message.text());
+    });
+    try {
+      const refused = page.waitForResponse((res) => res.url().includes('/api/widget/config'), {
+        timeout: 10_000,
+      });
+      await page.goto(site.url);
+      expect((await refused).status()).toBe(403);
+      await eventually(async () => warnings.length > 0);
+      // Time for anything that would still be drawn (the frame loads when the page is idle).
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+      expect(await page.locator('[data-support-chat]').count()).toBe(0);
+      expect(await page.locator('iframe').count()).toBe(0);
+      expect(warnings).toEqual([
+        `Support chat is not shown on ${site.url}: This origin is not in the site's allowed domains.`,
+      ]);
+    } finally {
+      await page.close();
+      await site.close();
+    }
+  });
+
   it("takes its look from the site's appearance settings", async () => {
     const org = await registerOrganization(app.url);
     await request(app.url)

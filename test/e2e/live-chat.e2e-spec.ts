@@ -456,6 +456,142 @@ describe('live chat: widget, inbox and real time', () => {
       .expect(422);
   });
 
+  it('lets any member give a chat to a colleague and take it from its holder (unassign)', async () => {
+    const ada = await addMember(app.url, org.token, 'agent');
+    const ben = await addMember(app.url, org.token, 'agent');
+    const session = await init();
+    await request(app.url)
+      .post('/api/widget/messages')
+      .set('Authorization', `Bearer ${session.session_token}`)
+      .send({ body: 'Hello?' })
+      .expect(201);
+    const id = session.conversation_id;
+    const watcher = await open('/agent', org.token);
+    // An agent (not an admin) hands the chat to a colleague, then takes it from them.
+    await request(app.url)
+      .post(`/api/agent/conversations/${id}/assign`)
+      .set(agent(ada.token))
+      .send({ agent_id: ben.id })
+      .expect(200);
+    const taken = await request(app.url)
+      .post(`/api/agent/conversations/${id}/unassign`)
+      .set(agent(ada.token))
+      .expect(200);
+    expect(taken.body.data).toMatchObject({ id, status: 'active', assigned_agent_id: null });
+    await watcher.next(
+      'conversation.updated',
+      (e: { conversation_id: number; assigned_agent_id: number | null }) =>
+        e.conversation_id === id && e.assigned_agent_id === null,
+    );
+    const unassigned = await request(app.url)
+      .get('/api/agent/conversations?assigned_agent_id=none&per_page=100')
+      .set(agent(ada.token))
+      .expect(200);
+    expect(unassigned.body.data.map((c: { id: number }) => c.id)).toContain(id);
+    expect(
+      (await outboxEvents(db, 'conversation.assigned'))
+        .filter((e) => e.conversation_id === id)
+        .map((e) => [e.assigned_agent_id, e.previous_agent_id]),
+    ).toEqual([
+      [ben.id, null],
+      [null, ben.id],
+    ]);
+    // Again: nothing changes, nothing is recorded.
+    await request(app.url)
+      .post(`/api/agent/conversations/${id}/unassign`)
+      .set(agent(ada.token))
+      .expect(200);
+    expect(
+      (await outboxEvents(db, 'conversation.assigned')).filter((e) => e.conversation_id === id),
+    ).toHaveLength(2);
+
+    await request(app.url).post(`/api/agent/conversations/${id}/close`).set(agent()).expect(200);
+    await request(app.url).post(`/api/agent/conversations/${id}/unassign`).set(agent()).expect(409);
+    await request(app.url)
+      .post(`/api/agent/conversations/${id}/unassign`)
+      .set(agent(other.token))
+      .expect(404);
+  });
+
+  it('reopens a closed conversation for the visitor to go on in, unless they started another', async () => {
+    const ada = await addMember(app.url, org.token, 'agent');
+    const session = await init();
+    const bearer = { Authorization: `Bearer ${session.session_token}` };
+    const say = async (body: string) =>
+      (await request(app.url).post('/api/widget/messages').set(bearer).send({ body }).expect(201))
+        .body.conversation_id as number;
+    const id = await say('My order is late');
+    const closeIt = () =>
+      request(app.url).post(`/api/agent/conversations/${id}/close`).set(agent()).expect(200);
+    const reopen = (token = ada.token) =>
+      request(app.url).post(`/api/agent/conversations/${id}/reopen`).set(agent(token));
+    const visitorSide = await open('/widget', session.session_token);
+    await closeIt();
+
+    // The widget's next init made an unstarted conversation: it gives way to the reopened one.
+    const resumed = await init({ visitor_uid: session.visitor_uid });
+    expect(resumed.conversation_id).not.toBe(id);
+    const reopened = await reopen().expect(200);
+    expect(reopened.body.data).toMatchObject({
+      id,
+      status: 'active',
+      assigned_agent_id: ada.id,
+      closed_at: null,
+    });
+    await visitorSide.next(
+      'conversation.updated',
+      (e: { conversation_id: number; status: string }) =>
+        e.conversation_id === id && e.status === 'active',
+    );
+    expect(await say('Thanks for looking again')).toBe(id);
+    // Not closed: answered unchanged.
+    expect((await reopen(org.token).expect(200)).body.data.assigned_agent_id).toBe(ada.id);
+
+    // Closed again, and the visitor has started a new conversation since: that one wins.
+    await closeIt();
+    expect(await say('Another question')).not.toBe(id);
+    const refused = await reopen().expect(409);
+    expect(refused.body.error_code).toBe('conflict');
+    await request(app.url)
+      .post(`/api/agent/conversations/${id}/reopen`)
+      .set(agent(other.token))
+      .expect(404);
+  });
+
+  it("shows agents the visitor's rating and comment on the conversation and in the visitor panel", async () => {
+    const session = await init();
+    const bearer = { Authorization: `Bearer ${session.session_token}` };
+    await request(app.url)
+      .post('/api/widget/messages')
+      .set(bearer)
+      .send({ body: 'Can I change my address?' })
+      .expect(201);
+    const id = session.conversation_id;
+    const detail = async () =>
+      (await request(app.url).get(`/api/agent/conversations/${id}`).set(agent()).expect(200)).body
+        .data;
+    expect(await detail()).toMatchObject({ rating: null, review_comment: null, reviewed_at: null });
+    await request(app.url).post(`/api/agent/conversations/${id}/close`).set(agent()).expect(200);
+    await request(app.url)
+      .post('/api/widget/reviews')
+      .set(bearer)
+      .send({ rating: 4, comment: 'Fast, but I had to ask twice' })
+      .expect(201);
+    expect(await detail()).toMatchObject({
+      rating: 4,
+      review_comment: 'Fast, but I had to ask twice',
+      reviewed_at: expect.any(String),
+    });
+    const visitorId = (await detail()).visitor_id as number;
+    const panel = await request(app.url)
+      .get(`/api/agent/visitors/${visitorId}`)
+      .set(agent())
+      .expect(200);
+    expect(panel.body.data.conversations).toEqual([
+      expect.objectContaining({ id, rating: 4, review_comment: 'Fast, but I had to ask twice' }),
+    ]);
+  });
+
   it('keeps organizations apart and refuses bad credentials', async () => {
     const session = await init();
     await request(app.url)
@@ -545,5 +681,33 @@ describe('live chat: widget, inbox and real time', () => {
       .set(agent(member.token))
       .send({ status: 'busy' })
       .expect(422);
+  });
+
+  it('keeps the presence a member chose across the dashboard closing and opening again', async () => {
+    const member = await addMember(app.url, org.token, 'agent');
+    const status = async () =>
+      (await db.query(`SELECT status FROM users WHERE id = $1`, [member.id])).rows[0]
+        .status as string;
+    const choose = (presence: 'online' | 'away') =>
+      request(app.url)
+        .patch('/api/agent/presence')
+        .set(agent(member.token))
+        .send({ status: presence })
+        .expect(200);
+
+    const first = await open('/agent', member.token);
+    expect(await status()).toBe('online');
+    await choose('away');
+    first.close();
+    await eventually(async () => (await status()) === 'offline');
+
+    // Opened again (a reload, a new tab, the next morning): Away, as chosen.
+    const second = await open('/agent', member.token);
+    expect(await status()).toBe('away');
+    await choose('online');
+    second.close();
+    await eventually(async () => (await status()) === 'offline');
+    await open('/agent', member.token);
+    expect(await status()).toBe('online');
   });
 });

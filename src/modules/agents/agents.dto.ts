@@ -35,6 +35,22 @@ export function toAgentDto(user: UserRow): AgentDto {
   };
 }
 
+/**
+ * A member as every member of the organization sees them (DESIGN section 12): enough to name who
+ * holds a chat or wrote a message, without the address book (no email) that managing needs.
+ * Members have no avatar yet; it joins this shape when they can set one.
+ */
+export class TeamMemberDto {
+  @ApiProperty({ example: 7 }) id!: number;
+  @ApiProperty({ example: 'Ada Agent' }) name!: string;
+  @ApiProperty({ enum: ROLES }) role!: Role;
+  @ApiProperty({ enum: ['online', 'away', 'offline'] }) status!: string;
+}
+
+export function toTeamMemberDto(user: UserRow): TeamMemberDto {
+  return { id: Number(user.id), name: user.name, role: user.role, status: user.status };
+}
+
 export class CreateTeamMemberDto {
   @ApiProperty({ example: 'Ada Agent' })
   @IsString()
@@ -78,4 +94,8 @@ export class AgentResponseDto extends EnvelopeDto {
 
 export class AgentListResponseDto extends PageMetaDto {
   @ApiProperty({ type: [AgentDto] }) data!: AgentDto[];
+}
+
+export class TeamDirectoryResponseDto extends PageMetaDto {
+  @ApiProperty({ type: [TeamMemberDto] }) data!: TeamMemberDto[];
 }

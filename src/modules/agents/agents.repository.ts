@@ -141,20 +141,27 @@ export class AgentsRepository {
     return rows.length > 0;
   }
 
-  /** Sets the agent's presence and when it was last seen; also answers the status before. */
+  /**
+   * Sets the agent's presence and when it was last seen; also answers the status before.
+   * `status` null is a connect: `away` when the member chose Away, else `online`. `awayChosen`
+   * null keeps the member's choice (connects and disconnects do not change it).
+   */
   async setPresence(
     manager: EntityManager,
     organizationId: string,
     userId: string,
-    status: 'online' | 'away' | 'offline',
+    change: { status: 'online' | 'away' | 'offline' | null; awayChosen: boolean | null },
   ): Promise<{ status: string; last_seen_at: Date; previous: string } | undefined> {
     const rows = await sql<{ status: string; last_seen_at: Date; previous: string }>(
       manager,
-      `UPDATE users u SET status = $3, last_seen_at = now()
+      `UPDATE users u SET
+         status = COALESCE($3::text, CASE WHEN COALESCE($4::boolean, u.away_chosen) THEN 'away' ELSE 'online' END),
+         away_chosen = COALESCE($4::boolean, u.away_chosen),
+         last_seen_at = now()
        FROM (SELECT id, status FROM users WHERE id = $2 FOR UPDATE) p
        WHERE u.organization_id = $1 AND u.id = $2 AND p.id = u.id AND u.removed_at IS NULL
        RETURNING u.status, u.last_seen_at, p.status AS previous`,
-      [organizationId, userId, status],
+      [organizationId, userId, change.status, change.awayChosen],
     );
     return rows[0];
   }

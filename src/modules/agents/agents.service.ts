@@ -188,13 +188,34 @@ export class AgentsService {
   }
 
   /**
-   * Presence (`online`, `away`, `offline`) with `last_seen_at`; also set by the agent socket.
+   * Presence (`online`, `away`, `offline`) with `last_seen_at`, as the member chose it; the
+   * choice of Away outlives the dashboard's connections (see `connected`).
+   */
+  setPresence(organizationId: string, userId: string, status: 'online' | 'away' | 'offline') {
+    return this.changePresence(organizationId, userId, { status, awayChosen: status === 'away' });
+  }
+
+  /** The agent socket connected: `online`, or `away` again when the member chose Away. */
+  connected(organizationId: string, userId: string) {
+    return this.changePresence(organizationId, userId, { status: null, awayChosen: null });
+  }
+
+  /** The agent's last socket closed: `offline`, keeping the member's choice for the next connect. */
+  disconnected(organizationId: string, userId: string) {
+    return this.changePresence(organizationId, userId, { status: 'offline', awayChosen: null });
+  }
+
+  /**
    * When the agent goes online or stops being online, the organization's widgets hear whether
    * anyone is still online (`agents.availability`), read after the change committed.
    */
-  async setPresence(organizationId: string, userId: string, status: 'online' | 'away' | 'offline') {
+  private async changePresence(
+    organizationId: string,
+    userId: string,
+    change: { status: 'online' | 'away' | 'offline' | null; awayChosen: boolean | null },
+  ) {
     const presence = await this.dataSource.transaction(async (manager) => {
-      const row = await this.agents.setPresence(manager, organizationId, userId, status);
+      const row = await this.agents.setPresence(manager, organizationId, userId, change);
       if (row && row.status === 'online' && row.previous !== 'online') {
         // Internal (no webhook): automatic assignment offers the waiting chats again.
         await this.outbox.publish(manager, agentEvents.online(organizationId, userId));
@@ -202,7 +223,7 @@ export class AgentsService {
       return row;
     });
     if (!presence) throw AppError.notFound();
-    if ((presence.previous === 'online') !== (status === 'online')) {
+    if ((presence.previous === 'online') !== (presence.status === 'online')) {
       this.realtime.toOrganizationWidgets(organizationId, 'agents.availability', {
         agents_online: await this.agents.anyOnline(organizationId),
       });

@@ -12,15 +12,17 @@ import {
   AgentListResponseDto,
   AgentResponseDto,
   CreateTeamMemberDto,
+  TeamDirectoryResponseDto,
   toAgentDto,
+  toTeamMemberDto,
   UpdateTeamMemberDto,
 } from './agents.dto';
 import { AgentsService } from './agents.service';
 
 type Link = { path: string; query: Record<string, unknown> };
 
+/** The team: every member reads the directory; owners and admins manage the members. */
 @ApiTags('agent: team')
-@Agent({ role: 'admin' })
 @Controller('api/agent/team')
 export class TeamController {
   constructor(
@@ -28,7 +30,28 @@ export class TeamController {
     private readonly config: AppConfig,
   ) {}
 
+  @Get('directory')
+  @Agent()
+  @ApiOperation({
+    summary: "The team directory, oldest first: each member's name, role and status",
+    description:
+      'Readable by every member (agents too), so the dashboard can name who holds a chat or wrote a message; `GET /api/agent/team` (owner/admin) adds the email addresses.',
+  })
+  @ApiOkResponse({ type: TeamDirectoryResponseDto })
+  @ApiErrors(422)
+  async directory(
+    @CurrentAgent() actor: AgentPrincipal,
+    @Query() query: PageQueryDto,
+    @ListLink() link: Link,
+  ) {
+    const page = pageRequest(query);
+    const filter = { oldestFirst: true };
+    const { rows, total } = await this.agents.page(actor.organizationId, filter, page);
+    return paginate(rows.map(toTeamMemberDto), total, page, this.config.publicUrl, link);
+  }
+
   @Get()
+  @Agent({ role: 'admin' })
   @ApiOperation({ summary: 'List the members of the organization, oldest first' })
   @ApiOkResponse({ type: AgentListResponseDto })
   @ApiErrors(422)
@@ -44,6 +67,7 @@ export class TeamController {
   }
 
   @Post()
+  @Agent({ role: 'admin' })
   @ApiOperation({ summary: 'Add a member who can log in with the given email and password' })
   @ApiCreatedResponse({ type: AgentResponseDto })
   @ApiErrors(422)
@@ -53,6 +77,7 @@ export class TeamController {
   }
 
   @Patch(':user')
+  @Agent({ role: 'admin' })
   @ApiOperation({ summary: "Change a member's name or role (the last owner keeps the owner role)" })
   @ApiOkResponse({ type: AgentResponseDto })
   @ApiErrors(404, 422)
@@ -66,6 +91,7 @@ export class TeamController {
   }
 
   @Delete(':user')
+  @Agent({ role: 'admin' })
   @HttpCode(200)
   @ApiOperation({ summary: 'Remove a member (the last owner cannot be removed)' })
   @ApiOkResponse({ type: EnvelopeDto })

@@ -26,9 +26,11 @@ import { AppointmentsService } from './appointments.service';
 const siteOf = (query: { site_id?: number }) =>
   query.site_id === undefined ? undefined : String(query.site_id);
 
-/** Appointment rules and the booked appointments, per site; every role may use them. */
+/**
+ * Appointment rules and the booked appointments, per site: every member reads the rules and
+ * handles the appointments; owners and admins change the rules.
+ */
 @ApiTags('agent: appointments')
-@Agent()
 @Controller('api/agent')
 export class AgentAppointmentsController {
   constructor(
@@ -38,6 +40,7 @@ export class AgentAppointmentsController {
   ) {}
 
   @Get('appointment-settings')
+  @Agent()
   @ApiOperation({ summary: "A site's appointment settings and time zone" })
   @ApiOkResponse({ type: AppointmentSettingsResponseDto })
   @ApiErrors(404, 422)
@@ -46,9 +49,10 @@ export class AgentAppointmentsController {
   }
 
   @Patch('appointment-settings')
+  @Agent({ role: 'admin' })
   @ResponseMessage('Appointment settings updated.')
   @ApiOperation({
-    summary: "Change a site's appointment settings",
+    summary: "Change a site's appointment settings (owner/admin)",
     description:
       'Every field is optional; each integer must be within the range of spec section 8 (422 naming the field). `working_hours` replaces the weekdays it names.',
   })
@@ -65,6 +69,7 @@ export class AgentAppointmentsController {
   }
 
   @Get('appointments')
+  @Agent()
   @ApiOperation({
     summary: "A site's appointments in time order, by status and between local dates",
     description:
@@ -88,6 +93,7 @@ export class AgentAppointmentsController {
   }
 
   @Patch('appointments/:appointment')
+  @Agent()
   @ApiIdParam('appointment')
   @ResponseMessage('Appointment updated.')
   @ApiOperation({

@@ -197,6 +197,52 @@ export class AgentChatService {
     return conversation;
   }
 
+  /**
+   * Opens a closed conversation again: `active`, held by its assignee or else by the agent who
+   * reopened it; pushed to both sides (the visitor can write in it again). One that is not
+   * closed is answered unchanged; a 409 when the visitor has started another conversation since.
+   */
+  async reopen(actor: Actor, conversationId: string): Promise<ConversationRow> {
+    const conversation = await this.asAgent(actor, conversationId, async (manager, row, agent) => {
+      if (row.status !== 'closed') return row;
+      if (!(await this.conversations.reopen(manager, actor.organizationId, row, agent.id))) {
+        throw AppError.conflict('The visitor has started another conversation since.');
+      }
+      const after = await this.conversations.find(manager, actor.organizationId, conversationId);
+      if (!after) throw AppError.notFound();
+      return after;
+    });
+    this.realtime.toBothSides(
+      this.pushTarget(actor.organizationId, conversation),
+      'conversation.updated',
+      this.update(conversation),
+    );
+    return conversation;
+  }
+
+  /**
+   * Takes the conversation from whoever holds it (it shows under Unassigned again, its status
+   * unchanged); a closed conversation is a 409, one nobody holds stays as it is.
+   */
+  async unassign(actor: Actor, conversationId: string): Promise<ConversationRow> {
+    const conversation = await this.asAgent(actor, conversationId, async (manager, row) => {
+      if (row.status === 'closed') throw AppError.conflict('The conversation is closed.');
+      if (row.assigned_agent_id === null) return row;
+      await this.conversations.unassign(manager, actor.organizationId, conversationId);
+      await this.outbox.publish(
+        manager,
+        conversationEvents.assigned(actor.organizationId, row, null, row.assigned_agent_id),
+      );
+      return { ...row, assigned_agent_id: null };
+    });
+    this.realtime.toBothSides(
+      this.pushTarget(actor.organizationId, conversation),
+      'conversation.updated',
+      this.update(conversation),
+    );
+    return conversation;
+  }
+
   private pushTarget(organizationId: string, conversation: ConversationRow) {
     return { organizationId, visitorId: conversation.visitor_id, conversationId: conversation.id };
   }

@@ -11,6 +11,7 @@ import { toMessageDto } from '../messages/messages.dto';
 import {
   AfterQueryDto,
   AgentConversationDetailResponseDto,
+  toConversationReview,
   AgentMessageListDto,
   AgentReplyDto,
   AssignDto,
@@ -112,6 +113,7 @@ export class AgentConversationsController {
       data: {
         ...toConversationDetail(conversation, messages),
         labels,
+        ...toConversationReview(conversation),
         has_earlier_messages: earlier,
       },
     };
@@ -191,6 +193,37 @@ export class AgentConversationsController {
     return {
       data: toConversationDto(await this.chat.assign(actor(agent), id, body.agent_id)),
     };
+  }
+
+  @Post('conversations/:conversation/reopen')
+  @HttpCode(200)
+  @Agent()
+  @ApiIdParam('conversation')
+  @ApiOperation({
+    summary: 'Open a closed conversation again (active, held by its assignee or the caller)',
+    description:
+      'The visitor can write in it again. One that is not closed is answered unchanged; a 409 when the visitor has started another conversation since (a visitor has one open conversation).',
+  })
+  @ApiOkResponse({ type: ConversationResponseDto })
+  @ApiErrors(404, 409)
+  @ResponseMessage('Conversation reopened.')
+  async reopen(@CurrentAgent() agent: AgentPrincipal, @IdParam('conversation') id: string) {
+    return { data: toConversationDto(await this.chat.reopen(actor(agent), id)) };
+  }
+
+  @Post('conversations/:conversation/unassign')
+  @HttpCode(200)
+  @Agent()
+  @ApiIdParam('conversation')
+  @ApiOperation({
+    summary: 'Take the conversation from whoever holds it (it shows under Unassigned again)',
+    description: 'Its status stays as it is; a closed one is a 409, an unassigned one unchanged.',
+  })
+  @ApiOkResponse({ type: ConversationResponseDto })
+  @ApiErrors(404, 409)
+  @ResponseMessage('Conversation unassigned.')
+  async unassign(@CurrentAgent() agent: AgentPrincipal, @IdParam('conversation') id: string) {
+    return { data: toConversationDto(await this.chat.unassign(actor(agent), id)) };
   }
 
   @Post('conversations/:conversation/close')

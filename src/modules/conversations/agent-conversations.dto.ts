@@ -20,6 +20,7 @@ import {
   ConversationQueryDto,
   toConversationDto,
 } from './conversations.dto';
+import type { ConversationRow } from './conversations.repository';
 import type { InboxRow } from './inbox.repository';
 
 export class InboxQueryDto extends ConversationQueryDto {
@@ -191,8 +192,28 @@ export class InboxPageDto extends PageMetaDto {
   @ApiProperty({ type: [InboxConversationDto] }) data!: InboxConversationDto[];
 }
 
+/** The visitor's rating of a closed conversation and their comment (null until given). */
+export function toConversationReview(row: ConversationRow) {
+  return {
+    rating: row.rating,
+    review_comment: row.review_comment,
+    reviewed_at: row.reviewed_at ? new Date(row.reviewed_at).toISOString() : null,
+  };
+}
+
 export class AgentConversationDetailDto extends ConversationDetailDto {
   @ApiProperty({ type: [InboxLabelDto] }) labels!: InboxLabelDto[];
+  @ApiProperty({
+    type: Number,
+    nullable: true,
+    minimum: 1,
+    maximum: 5,
+    description: "The visitor's rating, once given",
+  })
+  rating!: number | null;
+  @ApiProperty({ type: String, nullable: true, description: "The visitor's comment with it" })
+  review_comment!: string | null;
+  @ApiProperty({ type: String, format: 'date-time', nullable: true }) reviewed_at!: string | null;
   @ApiProperty({
     description: 'Whether messages older than the first one returned exist (with `message_limit`)',
   })

@@ -68,7 +68,7 @@ export class AgentGateway implements OnGatewayInit, OnGatewayDisconnect {
       endsAt: () => this.auth.sessionEndsAt(agent),
       initialEnd: agent.sessionEndsAt ?? new Date(),
     });
-    await this.agents.setPresence(agent.organizationId, agent.userId, 'online');
+    await this.agents.connected(agent.organizationId, agent.userId);
   }
 
   /**
@@ -88,7 +88,7 @@ export class AgentGateway implements OnGatewayInit, OnGatewayDisconnect {
     if (!agent) return;
     try {
       if ((await this.realtime.agentSockets(agent.userId)) === 0) {
-        await this.agents.setPresence(agent.organizationId, agent.userId, 'offline');
+        await this.agents.disconnected(agent.organizationId, agent.userId);
       }
     } catch (error) {
       this.logger.warn({ msg: 'presence not updated on disconnect', err: String(error) });

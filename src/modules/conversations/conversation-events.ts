@@ -94,14 +94,14 @@ export const conversationEvents = {
   assigned: (
     organizationId: string,
     conversation: ConversationRef,
-    agentId: string,
+    agentId: string | null,
     previousAgentId: string | null,
     options: { auto?: boolean } = {},
   ) =>
     domainEvent('conversation.assigned', organizationId, {
       conversation_id: Number(conversation.id),
       site_id: Number(conversation.site_id),
-      assigned_agent_id: Number(agentId),
+      assigned_agent_id: agentId === null ? null : Number(agentId),
       previous_agent_id: previousAgentId === null ? null : Number(previousAgentId),
       ...(options.auto ? { auto: true as const } : {}),
     }),

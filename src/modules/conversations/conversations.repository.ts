@@ -16,6 +16,9 @@ export interface ConversationRow {
   started_at: Date;
   closed_at: Date | null;
   closed_by_user_id: string | null;
+  rating: number | null;
+  review_comment: string | null;
+  reviewed_at: Date | null;
   visitor_name: string | null;
   visitor_email: string | null;
 }
@@ -28,7 +31,8 @@ export interface ConversationFilter {
 }
 
 const SELECT = `SELECT c.id, c.site_id, c.visitor_id, c.status, c.type, c.locale, c.assigned_agent_id,
-  c.started_at, c.closed_at, c.closed_by_user_id, v.name AS visitor_name, v.email AS visitor_email
+  c.started_at, c.closed_at, c.closed_by_user_id, c.rating, c.review_comment, c.reviewed_at,
+  v.name AS visitor_name, v.email AS visitor_email
   FROM conversations c JOIN visitors v ON v.id = c.visitor_id`;
 
 /** Only conversations a first message has started exist for listing and reading. */
@@ -139,7 +143,7 @@ export class ConversationsRepository {
   }
 
   /** A closed conversation is open again, waiting (the visitor answered it by email). */
-  async reopen(manager: EntityManager, organizationId: string, conversationId: string) {
+  async reopenWaiting(manager: EntityManager, organizationId: string, conversationId: string) {
     await sql(
       manager,
       `UPDATE conversations SET status = 'waiting', closed_at = NULL, closed_by_user_id = NULL,
@@ -223,6 +227,49 @@ export class ConversationsRepository {
       [conversationId, agentId, organizationId],
     );
     return rows[0].status;
+  }
+
+  /**
+   * Opens a closed conversation again, `active` and held by its assignee or else `agentId`. A
+   * visitor has one open conversation at a time: an unstarted one (the widget made it, nobody
+   * wrote) is closed to make room; a started one wins, and the answer is false.
+   */
+  async reopen(
+    manager: EntityManager,
+    organizationId: string,
+    conversation: { id: string; visitor_id: string },
+    agentId: string,
+  ): Promise<boolean> {
+    await sql(
+      manager,
+      `UPDATE conversations SET status = 'closed', closed_at = now(), updated_at = now()
+       WHERE organization_id = $1 AND visitor_id = $2 AND status <> 'closed' AND started_at IS NULL`,
+      [organizationId, conversation.visitor_id],
+    );
+    const other = await sql<{ id: string }>(
+      manager,
+      `SELECT id FROM conversations WHERE organization_id = $1 AND visitor_id = $2 AND status <> 'closed'`,
+      [organizationId, conversation.visitor_id],
+    );
+    if (other.length > 0) return false;
+    await sql(
+      manager,
+      `UPDATE conversations SET status = 'active', closed_at = NULL, closed_by_user_id = NULL,
+         assigned_agent_id = COALESCE(assigned_agent_id, $3), updated_at = now()
+       WHERE organization_id = $1 AND id = $2`,
+      [organizationId, conversation.id, agentId],
+    );
+    return true;
+  }
+
+  /** Nobody holds the conversation any more; its status stays as it is. */
+  async unassign(manager: EntityManager, organizationId: string, conversationId: string) {
+    await sql(
+      manager,
+      `UPDATE conversations SET assigned_agent_id = NULL, updated_at = now()
+       WHERE organization_id = $1 AND id = $2`,
+      [organizationId, conversationId],
+    );
   }
 
   /** A waiting chat nobody answered becomes missed; anything else stays as it is. */

@@ -47,7 +47,7 @@ export class EmailRepliesService {
           conversation.visitor_id,
         );
         if (!open) {
-          await this.conversations.reopen(manager, organizationId, conversation.id);
+          await this.conversations.reopenWaiting(manager, organizationId, conversation.id);
           status = 'waiting';
           changed = true;
         } else {

@@ -10,17 +10,19 @@ import { AppConfig } from '../../config/app-config';
 import type { WidgetSettings } from './widget-settings';
 import {
   CreateSiteDto,
+  SiteDirectoryResponseDto,
   SiteListResponseDto,
   SiteResponseDto,
   toSiteDto,
+  toSiteNameDto,
   UpdateSiteDto,
 } from './sites.dto';
 import { SitesService } from './sites.service';
 
 type Link = { path: string; query: Record<string, unknown> };
 
+/** Sites: every member reads their names; owners and admins read and change the rest. */
 @ApiTags('agent: sites')
-@Agent({ role: 'admin' })
 @Controller('api/agent/sites')
 export class SitesController {
   constructor(
@@ -28,7 +30,29 @@ export class SitesController {
     private readonly config: AppConfig,
   ) {}
 
+  // Before `:site`, which would otherwise take `directory` for an id.
+  @Get('directory')
+  @Agent()
+  @ApiOperation({
+    summary: "The sites' names, oldest first",
+    description:
+      'Readable by every member (agents too), so the dashboard can name the site of a chat; the settings stay with owners and admins.',
+  })
+  @ApiOkResponse({ type: SiteDirectoryResponseDto })
+  @ApiErrors(422)
+  async directory(
+    @CurrentAgent() agent: AgentPrincipal,
+    @Query() query: PageQueryDto,
+    @ListLink() link: Link,
+  ) {
+    const page = pageRequest(query);
+    const filter = { oldestFirst: true };
+    const { rows, total } = await this.sites.page(agent.organizationId, filter, page);
+    return paginate(rows.map(toSiteNameDto), total, page, this.config.publicUrl, link);
+  }
+
   @Get()
+  @Agent({ role: 'admin' })
   @ApiOperation({ summary: "List the organization's sites, oldest (the first site) first" })
   @ApiOkResponse({ type: SiteListResponseDto })
   @ApiErrors(422)
@@ -44,6 +68,7 @@ export class SitesController {
   }
 
   @Post()
+  @Agent({ role: 'admin' })
   @ApiOperation({ summary: 'Create a site with its own widget key' })
   @ApiCreatedResponse({ type: SiteResponseDto })
   @ApiErrors(422)
@@ -57,6 +82,7 @@ export class SitesController {
   }
 
   @Get(':site')
+  @Agent({ role: 'admin' })
   @ApiIdParam('site')
   @ApiOperation({ summary: 'Read a site' })
   @ApiOkResponse({ type: SiteResponseDto })
@@ -66,6 +92,7 @@ export class SitesController {
   }
 
   @Patch(':site')
+  @Agent({ role: 'admin' })
   @ApiIdParam('site')
   @ApiOperation({
     summary: "Update a site's name, domain, time zone, state, allowed domains or widget settings",

@@ -164,11 +164,16 @@ export class CreateSiteDto {
   @MaxLength(255)
   name!: string;
 
-  @ApiPropertyOptional({ example: 'www.example.com' })
+  @ApiPropertyOptional({
+    type: String,
+    nullable: true,
+    example: 'www.example.com',
+    description: 'The main host name; `null` clears it',
+  })
   @IsOptional()
   @Matches(DOMAIN, { message: 'domain must be a host name such as www.example.com' })
   @MaxLength(253)
-  domain?: string;
+  domain?: string | null;
 
   @ApiPropertyOptional({ example: 'Europe/Berlin', default: 'UTC' })
   @IsOptional()
@@ -235,6 +240,21 @@ export function toSiteDto(site: SiteRow): SiteDto {
     widget_settings: withDefaults(site.widget_settings),
     created_at: new Date(site.created_at).toISOString(),
   };
+}
+
+/** A site as every member sees it (DESIGN section 12): its name, not its settings. */
+export class SiteNameDto {
+  @ApiProperty() id!: number;
+  @ApiProperty() name!: string;
+  @ApiProperty() is_active!: boolean;
+}
+
+export function toSiteNameDto(site: SiteRow): SiteNameDto {
+  return { id: Number(site.id), name: site.name, is_active: site.is_active };
+}
+
+export class SiteDirectoryResponseDto extends PageMetaDto {
+  @ApiProperty({ type: [SiteNameDto] }) data!: SiteNameDto[];
 }
 
 export class SiteResponseDto extends EnvelopeDto {

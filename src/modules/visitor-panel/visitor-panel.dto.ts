@@ -26,6 +26,12 @@ class PanelConversationDto {
   @ApiProperty({ format: 'date-time' }) started_at!: string;
   @ApiProperty({ type: String, format: 'date-time', nullable: true }) closed_at!: string | null;
   @ApiProperty({ type: Number, nullable: true, minimum: 1, maximum: 5 }) rating!: number | null;
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    description: "The visitor's comment with the rating",
+  })
+  review_comment!: string | null;
 }
 
 class PanelTicketDto {

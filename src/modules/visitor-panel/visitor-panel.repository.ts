@@ -29,6 +29,7 @@ export interface PanelConversationRow {
   started_at: Date;
   closed_at: Date | null;
   rating: number | null;
+  review_comment: string | null;
 }
 
 export interface PanelTicketRow {
@@ -74,7 +75,7 @@ export class VisitorPanelRepository {
   conversations(organizationId: string, visitorId: string): Promise<PanelConversationRow[]> {
     return sql<PanelConversationRow>(
       this.dataSource,
-      `SELECT id, site_id, status, assigned_agent_id, started_at, closed_at, rating
+      `SELECT id, site_id, status, assigned_agent_id, started_at, closed_at, rating, review_comment
        FROM conversations WHERE visitor_id = $2 AND organization_id = $1 AND started_at IS NOT NULL
        ORDER BY id DESC LIMIT ${LIMIT}`,
       [organizationId, visitorId],

@@ -62,6 +62,7 @@ export class VisitorPanelService {
         started_at: iso(row.started_at),
         closed_at: isoOrNull(row.closed_at),
         rating: row.rating,
+        review_comment: row.review_comment,
       })),
       tickets: tickets.map((row) => ({
         id: Number(row.id),

@@ -54,7 +54,7 @@ export interface paths {
         options?: never;
         head?: never;
         /**
-         * Change a site's appointment settings
+         * Change a site's appointment settings (owner/admin)
          * @description Every field is optional; each integer must be within the range of spec section 8 (422 naming the field). `working_hours` replaces the weekdays it names.
          */
         patch: operations["AgentAppointments_updateSettings"];
@@ -364,6 +364,46 @@ export interface paths {
         put?: never;
         /** Mark the conversation read up to a message (pushed to the visitor) */
         post: operations["AgentConversations_read"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/agent/conversations/{conversation}/reopen": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Open a closed conversation again (active, held by its assignee or the caller)
+         * @description The visitor can write in it again. One that is not closed is answered unchanged; a 409 when the visitor has started another conversation since (a visitor has one open conversation).
+         */
+        post: operations["AgentConversations_reopen"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/agent/conversations/{conversation}/unassign": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Take the conversation from whoever holds it (it shows under Unassigned again)
+         * @description Its status stays as it is; a closed one is a 409, an unassigned one unchanged.
+         */
+        post: operations["AgentConversations_unassign"];
         delete?: never;
         options?: never;
         head?: never;
@@ -692,6 +732,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/agent/sites/directory": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The sites' names, oldest first
+         * @description Readable by every member (agents too), so the dashboard can name the site of a chat; the settings stay with owners and admins.
+         */
+        get: operations["Sites_directory"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/agent/sites/{site}": {
         parameters: {
             query?: never;
@@ -766,6 +826,26 @@ export interface paths {
         put?: never;
         /** Add a member who can log in with the given email and password */
         post: operations["Team_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/agent/team/directory": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The team directory, oldest first: each member's name, role and status
+         * @description Readable by every member (agents too), so the dashboard can name who holds a chat or wrote a message; `GET /api/agent/team` (owner/admin) adds the email addresses.
+         */
+        get: operations["Team_directory"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -2055,6 +2135,12 @@ export interface components {
             locale: string | null;
             /** @description Every message, oldest first */
             messages: components["schemas"]["MessageDto"][];
+            /** @description The visitor's rating, once given */
+            rating: number | null;
+            /** @description The visitor's comment with it */
+            review_comment: string | null;
+            /** Format: date-time */
+            reviewed_at: string | null;
             site_id: number;
             /** Format: date-time */
             started_at: string;
@@ -3084,8 +3170,11 @@ export interface components {
              *     ]
              */
             allowed_domains?: string[];
-            /** @example www.example.com */
-            domain?: string;
+            /**
+             * @description The main host name; `null` clears it
+             * @example www.example.com
+             */
+            domain?: string | null;
             /** @default true */
             is_active: boolean;
             /** @example Main website */
@@ -4063,6 +4152,8 @@ export interface components {
             closed_at: string | null;
             id: number;
             rating: number | null;
+            /** @description The visitor's comment with the rating */
+            review_comment: string | null;
             site_id: number;
             /** Format: date-time */
             started_at: string;
@@ -4764,6 +4855,32 @@ export interface components {
             status: boolean;
             timezone: string;
         };
+        SiteDirectoryResponseDto: {
+            /**
+             * @description HTTP status code as a string
+             * @example 200
+             */
+            code: string;
+            /** @example 1 */
+            current_page: number;
+            data: components["schemas"]["SiteNameDto"][];
+            /**
+             * Format: date-time
+             * @example 2026-11-22T10:00:00.000Z
+             */
+            datetime: string;
+            /** @example 1 */
+            last_page: number;
+            links: components["schemas"]["PageLinksDto"];
+            /** @example OK */
+            message: string;
+            /** @example 50 */
+            per_page: number;
+            /** @example true */
+            status: boolean;
+            /** @example 1 */
+            total: number;
+        };
         SiteDto: {
             allowed_domains: string[];
             /** Format: date-time */
@@ -4805,6 +4922,11 @@ export interface components {
             status: boolean;
             /** @example 1 */
             total: number;
+        };
+        SiteNameDto: {
+            id: number;
+            is_active: boolean;
+            name: string;
         };
         SitePageDto: {
             /**
@@ -4899,6 +5021,42 @@ export interface components {
              * @example Payment overdue since 1 November. Contact billing@example.com.
              */
             reason: string;
+        };
+        TeamDirectoryResponseDto: {
+            /**
+             * @description HTTP status code as a string
+             * @example 200
+             */
+            code: string;
+            /** @example 1 */
+            current_page: number;
+            data: components["schemas"]["TeamMemberDto"][];
+            /**
+             * Format: date-time
+             * @example 2026-11-22T10:00:00.000Z
+             */
+            datetime: string;
+            /** @example 1 */
+            last_page: number;
+            links: components["schemas"]["PageLinksDto"];
+            /** @example OK */
+            message: string;
+            /** @example 50 */
+            per_page: number;
+            /** @example true */
+            status: boolean;
+            /** @example 1 */
+            total: number;
+        };
+        TeamMemberDto: {
+            /** @example 7 */
+            id: number;
+            /** @example Ada Agent */
+            name: string;
+            /** @enum {string} */
+            role: "owner" | "admin" | "agent";
+            /** @enum {string} */
+            status: "online" | "away" | "offline";
         };
         TicketCommentDto: {
             body: string;
@@ -5241,8 +5399,11 @@ export interface components {
              *     ]
              */
             allowed_domains?: string[];
-            /** @example www.example.com */
-            domain?: string;
+            /**
+             * @description The main host name; `null` clears it
+             * @example www.example.com
+             */
+            domain?: string | null;
             /** @default true */
             is_active: boolean;
             /** @example Main website */
@@ -7719,6 +7880,168 @@ export interface operations {
             };
         };
     };
+    AgentConversations_reopen: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                conversation: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConversationResponseDto"];
+                };
+            };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Missing or invalid credentials (`Unauthenticated.`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Missing ability, feature not in plan, or role too low */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Not found, or owned by another organization (`Not found.`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Conflict with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Validation failed; `errors` names each field. Any route: a query parameter, header or body field holding a NUL character or a lone surrogate */
+            422: {
+                headers: {
+                    /** @description Requests allowed per API key and minute (RATE_LIMIT_PER_MINUTE) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorDto"];
+                };
+            };
+        };
+    };
+    AgentConversations_unassign: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                conversation: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConversationResponseDto"];
+                };
+            };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Missing or invalid credentials (`Unauthenticated.`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Missing ability, feature not in plan, or role too low */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Not found, or owned by another organization (`Not found.`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Conflict with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Validation failed; `errors` names each field. Any route: a query parameter, header or body field holding a NUL character or a lone surrogate */
+            422: {
+                headers: {
+                    /** @description Requests allowed per API key and minute (RATE_LIMIT_PER_MINUTE) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorDto"];
+                };
+            };
+        };
+    };
     EmailInboxes_list: {
         parameters: {
             query?: {
@@ -9319,6 +9642,64 @@ export interface operations {
             };
         };
     };
+    Sites_directory: {
+        parameters: {
+            query?: {
+                page?: number;
+                per_page?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SiteDirectoryResponseDto"];
+                };
+            };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Missing or invalid credentials (`Unauthenticated.`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Missing ability, feature not in plan, or role too low */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Validation failed; `errors` names each field */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorDto"];
+                };
+            };
+        };
+    };
     Sites_get: {
         parameters: {
             query?: never;
@@ -9746,6 +10127,64 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["AgentResponseDto"];
+                };
+            };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Missing or invalid credentials (`Unauthenticated.`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Missing ability, feature not in plan, or role too low */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Validation failed; `errors` names each field */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorDto"];
+                };
+            };
+        };
+    };
+    Team_directory: {
+        parameters: {
+            query?: {
+                page?: number;
+                per_page?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TeamDirectoryResponseDto"];
                 };
             };
             /** @description Malformed JSON body (`malformed_json`) */

@@ -27,6 +27,9 @@ const conversation: ConversationRow = {
   started_at: new Date('2026-05-01T10:00:00.000Z'),
   closed_at: null,
   closed_by_user_id: null,
+  rating: null,
+  review_comment: null,
+  reviewed_at: null,
   visitor_name: 'Vera',
   visitor_email: 'vera@example.com',
 };

@@ -100,11 +100,14 @@ export interface DomainEventPayloads {
     ticket_id: number;
     comment: { id: number; body: string; is_internal: boolean };
   };
-  /** `auto` is present (true) when automatic assignment chose the agent. */
+  /**
+   * `auto` is present (true) when automatic assignment chose the agent; `assigned_agent_id` is
+   * null when an agent unassigned the conversation.
+   */
   'conversation.assigned': Tenant & {
     conversation_id: number;
     site_id: number;
-    assigned_agent_id: number;
+    assigned_agent_id: number | null;
     previous_agent_id: number | null;
     auto?: true;
   };

@@ -3,6 +3,10 @@ import type { Schemas } from '../../../shared/api/client';
 import { api, unwrap } from './client';
 
 export type Agent = Schemas['AgentDto'];
+/** A member as every member sees them: name, role and status (the team directory). */
+export type Member = Schemas['TeamMemberDto'];
+/** A site as every member sees it: its name. */
+export type SiteName = Schemas['SiteNameDto'];
 export type Conversation = Schemas['InboxConversationDto'];
 export type ConversationDetail = Schemas['AgentConversationDetailResponseDto']['data'];
 export type Label = Schemas['LabelDto'];
@@ -34,7 +38,9 @@ export interface TicketFilters {
 export const keys = {
   me: ['me'] as const,
   team: ['team'] as const,
+  teamDirectory: ['team', 'directory'] as const,
   sites: ['sites'] as const,
+  siteNames: ['sites', 'directory'] as const,
   conversations: ['conversations'] as const,
   conversationList: (view: InboxView) => ['conversations', view] as const,
   labels: ['labels'] as const,
@@ -75,6 +81,27 @@ export async function allPages<T>(
   }
 }
 
+/** The team directory, readable by every member (names who holds a chat, wrote a message...). */
+export function useTeamDirectory() {
+  return useQuery({
+    queryKey: keys.teamDirectory,
+    queryFn: () =>
+      allPages((query) => unwrap(api.GET('/api/agent/team/directory', { params: { query } }))),
+    staleTime: 60_000,
+  });
+}
+
+/** The sites' names, readable by every member. */
+export function useSiteNames() {
+  return useQuery({
+    queryKey: keys.siteNames,
+    queryFn: () =>
+      allPages((query) => unwrap(api.GET('/api/agent/sites/directory', { params: { query } }))),
+    staleTime: 60_000,
+  });
+}
+
+/** The members with their email addresses: owners and admins only (the team settings). */
 export function useTeam(enabled = true) {
   return useQuery({
     queryKey: keys.team,
@@ -84,6 +111,7 @@ export function useTeam(enabled = true) {
   });
 }
 
+/** The sites with their settings and widget keys: owners and admins only. */
 export function useSites(enabled = true) {
   return useQuery({
     queryKey: keys.sites,

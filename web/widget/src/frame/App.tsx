@@ -202,6 +202,9 @@ export function App({ locale }: { locale: string }) {
     now,
   });
   const offline = !agentsOnline && (!inConversation || closed);
+  // One form at a time: nobody online, the offline form (it asks for the name and email itself);
+  // else a due pre-chat form; else the message box.
+  const form = offline ? 'offline' : preChat ? 'pre-chat' : undefined;
   const menuItems: { panel: Panel; label: string }[] = [
     ...(config.visitor_account_login.enabled
       ? [
@@ -296,8 +299,8 @@ export function App({ locale }: { locale: string }) {
                     </button>
                   </div>
                 )}
-                {offline && <OfflineForm profile={profile} />}
-                {preChat && (
+                {form === 'offline' && <OfflineForm profile={profile} />}
+                {form === 'pre-chat' && (
                   <PreChatForm
                     config={config.pre_chat_form}
                     profile={profile}
@@ -315,9 +318,7 @@ export function App({ locale }: { locale: string }) {
               {t('chat.reconnecting')}
             </p>
           )}
-          {!preChat && !offline && (
-            <Composer onSend={chat.send} onTyping={chat.typed} inputRef={input} />
-          )}
+          {!form && <Composer onSend={chat.send} onTyping={chat.typed} inputRef={input} />}
         </>
       )}
     </main>

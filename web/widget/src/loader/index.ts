@@ -1,7 +1,9 @@
 // The loader a host page includes (`/widget.js`, budget 4 KiB gzipped). It draws the launcher in a
 // shadow root (the host page's CSS cannot reach it), opens the chat frame of the service's origin
 // and relays the `SupportChat(...)` API to it over postMessage, checking origins both ways.
-// Nothing here may throw into the host page: every failure ends in a quiet removal.
+// Nothing here may throw into the host page: every failure ends in a quiet removal. Before it
+// draws anything it asks the service whether this page may show the widget (the site's allowed
+// domains): on a page that may not, it draws nothing and says why once in the console.
 import { LOADER_STYLE } from './style';
 import type { FrameToHost, HostToFrame } from '../shared/protocol';
 
@@ -20,11 +22,27 @@ const CHAT_ICON =
 const CLOSE_ICON =
   '<svg width="24" height="24" viewBox="0 0 24 24" aria-hidden="true" fill="none" stroke="currentColor" stroke-width="2.5" stroke-linecap="round"><path d="M6 6l12 12M18 6L6 18"/></svg>';
 
-function boot(script: HTMLScriptElement): void {
+/**
+ * Whether this page may show the widget: `/api/widget/config` answers the page's origin as the
+ * widget API does (403 outside the site's allowed domains, where the frame would be refused too).
+ * A refusal is said once in the console; an unreachable service stays quiet (the browser says it).
+ */
+function mayShow(service: string, key: string): Promise<boolean> {
+  return fetch(`${service}/api/widget/config?widget_key=${key}`).then(
+    async (res) => {
+      if (res.ok) return true;
+      const body = (await res.json().catch(() => ({}))) as { message?: string };
+      console.warn(
+        `Support chat is not shown on ${location.origin}: ${body.message ?? res.status}`,
+      );
+      return false;
+    },
+    () => false,
+  );
+}
+
+function boot(script: HTMLScriptElement, key: string, service: string): void {
   const win = window as unknown as { SupportChat?: Api };
-  const key = script.getAttribute('data-widget-key') ?? '';
-  const service = new URL(script.src, location.href).origin;
-  if (!/^wk_\w+$/.test(key)) return;
 
   const handlers: Record<string, Handler[]> = {};
   let readyData: { visitor_id: number } | undefined;
@@ -117,6 +135,8 @@ function boot(script: HTMLScriptElement): void {
         // only to the frame this page made, never in its address.
         post({ type: 'session', values: stored });
         for (const message of pending.splice(0)) post(message);
+        // Opened before the frame had loaded: the focus moves in now that there is a page.
+        if (open) frame.focus();
         break;
       case 'ready':
         readyData = { visitor_id: data.visitor_id };
@@ -224,10 +244,23 @@ try {
   const script =
     (document.currentScript as HTMLScriptElement | null) ??
     document.querySelector<HTMLScriptElement>('script[data-widget-key]');
-  const existing = (window as unknown as { SupportChat?: Api }).SupportChat;
-  if (script && !existing?.loaded) {
-    if (document.body) boot(script);
-    else document.addEventListener('DOMContentLoaded', () => boot(script));
+  const key = script?.getAttribute('data-widget-key') ?? '';
+  const loaded = () => (window as unknown as { SupportChat?: Api }).SupportChat?.loaded;
+  if (script && !loaded() && /^wk_\w+$/.test(key)) {
+    const service = new URL(script.src, location.href).origin;
+    void mayShow(service, key).then((ok) => {
+      // Checked again: a second copy of the snippet may have started meanwhile.
+      if (!ok || loaded()) return;
+      const start = () => {
+        try {
+          boot(script, key, service);
+        } catch {
+          // As below: the host page is never disturbed.
+        }
+      };
+      if (document.body) start();
+      else document.addEventListener('DOMContentLoaded', start);
+    });
   }
 } catch {
   // A widget that cannot start stays away; the host page is never disturbed.

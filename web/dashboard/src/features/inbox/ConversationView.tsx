@@ -15,12 +15,20 @@ import {
   Title,
   VisuallyHidden,
 } from '@mantine/core';
-import { IconArrowDown, IconCheck, IconChevronDown, IconUserPlus } from '@tabler/icons-react';
+import {
+  IconArrowDown,
+  IconArrowBackUp,
+  IconCheck,
+  IconChevronDown,
+  IconStar,
+  IconUserPlus,
+} from '@tabler/icons-react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useLayoutEffect, useRef, useState } from 'react';
-import { api, unwrap } from '../../api/client';
+import { api, ApiError, unwrap } from '../../api/client';
 import {
   type Agent,
+  type Member,
   type ConversationDetail,
   keys,
   loadEarlierMessages,
@@ -34,10 +42,10 @@ import { shortTime } from '../../components/format';
 import { t } from '../../i18n';
 import { Composer } from './Composer';
 import classes from './inbox.module.css';
-import { STATUS_COLOR, visitorName } from './names';
+import { reviewText, STATUS_COLOR, visitorName } from './names';
 import { useShortcuts } from '../../app/useShortcuts';
 
-export function ConversationView({ id, me, team }: { id: number; me: Agent; team: Agent[] }) {
+export function ConversationView({ id, me, team }: { id: number; me: Agent; team: Member[] }) {
   const queryClient = useQueryClient();
   const conversation = useConversation(id);
   const data = conversation.data;
@@ -84,20 +92,34 @@ export function ConversationView({ id, me, team }: { id: number; me: Agent; team
     void queryClient.invalidateQueries({ queryKey: keys.conversation(id) });
     void queryClient.invalidateQueries({ queryKey: keys.conversations });
   };
+  /** Gives the conversation to a member, or (null) to nobody. */
   const assign = useMutation({
-    mutationFn: (agentId: number) =>
-      unwrap(
-        api.POST('/api/agent/conversations/{conversation}/assign', {
-          params: { path: { conversation: id } },
-          body: { agent_id: agentId },
-        }),
-      ),
+    mutationFn: (agentId: number | null) => {
+      const path = { params: { path: { conversation: id } } };
+      return unwrap(
+        agentId === null
+          ? api.POST('/api/agent/conversations/{conversation}/unassign', path)
+          : api.POST('/api/agent/conversations/{conversation}/assign', {
+              ...path,
+              body: { agent_id: agentId },
+            }),
+      );
+    },
     onSettled: refresh,
   });
   const close = useMutation({
     mutationFn: () =>
       unwrap(
         api.POST('/api/agent/conversations/{conversation}/close', {
+          params: { path: { conversation: id } },
+        }),
+      ),
+    onSettled: refresh,
+  });
+  const reopen = useMutation({
+    mutationFn: () =>
+      unwrap(
+        api.POST('/api/agent/conversations/{conversation}/reopen', {
           params: { path: { conversation: id } },
         }),
       ),
@@ -210,21 +232,61 @@ export function ConversationView({ id, me, team }: { id: number; me: Agent; team
                     {t('inbox.action.assignTo', { name: agent.name })}
                   </Menu.Item>
                 ))}
+              {data.assigned_agent_id !== null && (
+                <>
+                  <Menu.Divider />
+                  <Menu.Item onClick={() => assign.mutate(null)}>
+                    {t('inbox.action.unassign')}
+                  </Menu.Item>
+                </>
+              )}
             </Menu.Dropdown>
           </Menu>
-          <Button
-            variant="light"
-            color="gray"
-            size="sm"
-            leftSection={<IconCheck size={16} />}
-            onClick={() => close.mutate()}
-            loading={close.isPending}
-            disabled={closed}
-          >
-            {closed ? t('inbox.action.closed') : t('inbox.action.close')}
-          </Button>
+          {closed ? (
+            <Button
+              variant="light"
+              size="sm"
+              leftSection={<IconArrowBackUp size={16} />}
+              onClick={() => reopen.mutate()}
+              loading={reopen.isPending}
+            >
+              {t('inbox.action.reopen')}
+            </Button>
+          ) : (
+            <Button
+              variant="light"
+              color="gray"
+              size="sm"
+              leftSection={<IconCheck size={16} />}
+              onClick={() => close.mutate()}
+              loading={close.isPending}
+            >
+              {t('inbox.action.close')}
+            </Button>
+          )}
         </Group>
       </Group>
+      {data.rating !== null && (
+        <Group
+          gap="xs"
+          px="md"
+          py={6}
+          wrap="nowrap"
+          role="note"
+          aria-label={t('inbox.review.label')}
+          style={{ borderBottom: '1px solid var(--mantine-color-gray-3)' }}
+        >
+          <IconStar size={16} aria-hidden color="var(--mantine-color-yellow-7)" />
+          <Text size="sm">{reviewText(data.rating, data.review_comment)}</Text>
+        </Group>
+      )}
+      {reopen.error && (
+        <Text c="red" size="sm" px="md" pt="xs" role="alert">
+          {reopen.error instanceof ApiError && reopen.error.status === 409
+            ? t('inbox.action.reopenConflict')
+            : t('inbox.action.reopenFailed')}
+        </Text>
+      )}
       <Thread
         conversationId={id}
         hasEarlier={data.has_earlier_messages}
@@ -266,7 +328,7 @@ function Thread(props: {
   messages: Message[];
   visitor: string;
   me: Agent;
-  team: Agent[];
+  team: Member[];
   seenUpTo: number;
   typing: boolean;
 }) {
@@ -399,7 +461,7 @@ function Thread(props: {
   );
 }
 
-function author(message: Message, props: { visitor: string; me: Agent; team: Agent[] }): string {
+function author(message: Message, props: { visitor: string; me: Agent; team: Member[] }): string {
   switch (message.sender_type) {
     case 'visitor':
       return props.visitor;

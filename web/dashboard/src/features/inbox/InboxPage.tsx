@@ -7,8 +7,9 @@ import {
   useConversations,
   useLabels,
   useMe,
+  useSiteNames,
   useSites,
-  useTeam,
+  useTeamDirectory,
 } from '../../api/queries';
 import { t } from '../../i18n';
 import { ConversationList } from './ConversationList';
@@ -42,8 +43,11 @@ export default function InboxPage() {
   const selectedId = params.conversationId ? Number(params.conversationId) : undefined;
 
   const me = useMe().data?.user;
-  const team = useTeam().data ?? [];
-  const sites = useSites().data ?? [];
+  const team = useTeamDirectory().data ?? [];
+  const sites = useSiteNames().data ?? [];
+  // The install card needs a site's widget key: only owners and admins read those.
+  const admin = me?.role === 'owner' || me?.role === 'admin';
+  const installable = useSites(admin).data ?? [];
   const labels = useLabels().data ?? [];
   const list = useConversations(view);
   const everything = useConversations({ kind: 'all' });
@@ -64,7 +68,7 @@ export default function InboxPage() {
     ['k', () => move(-1)],
   ]);
 
-  const firstRun = everything.data?.length === 0 && sites[0];
+  const firstRun = everything.data?.length === 0 && installable[0];
 
   return (
     <div
@@ -138,7 +142,8 @@ export default function InboxPage() {
           </Center>
         )}
       </div>
-      <aside className={classes.panel} aria-label={t('inbox.panel.title')}>
+      {/* Focusable: the panel scrolls on its own, and may hold nothing else that takes focus. */}
+      <aside className={classes.panel} aria-label={t('inbox.panel.title')} tabIndex={0}>
         {selected.data && <VisitorPanel conversation={selected.data} sites={sites} />}
       </aside>
     </div>

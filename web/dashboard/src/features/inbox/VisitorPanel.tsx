@@ -2,10 +2,10 @@ import { Anchor, Badge, Group, Loader, Stack, Text, Title } from '@mantine/core'
 import { useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router';
 import { api, unwrap } from '../../api/client';
-import type { ConversationDetail, Site } from '../../api/queries';
+import type { ConversationDetail, SiteName } from '../../api/queries';
 import { longTime } from '../../components/format';
 import { t, type MessageKey } from '../../i18n';
-import { STATUS_COLOR, visitorName } from './names';
+import { reviewText, STATUS_COLOR, visitorName } from './names';
 
 function useVisitorPanel(visitorId: number) {
   return useQuery({
@@ -62,7 +62,7 @@ export function VisitorPanel({
   sites,
 }: {
   conversation: ConversationDetail;
-  sites: Site[];
+  sites: SiteName[];
 }) {
   const site = sites.find((s) => s.id === conversation.site_id);
   const panel = useVisitorPanel(conversation.visitor.id);
@@ -76,6 +76,12 @@ export function VisitorPanel({
     ['inbox.panel.language', conversation.locale ?? t('inbox.panel.unknown')],
     ['inbox.panel.started', longTime(conversation.started_at)],
     ['inbox.panel.conversation', `#${conversation.id}`],
+    [
+      'inbox.panel.rating',
+      conversation.rating !== null
+        ? reviewText(conversation.rating, conversation.review_comment)
+        : t('inbox.panel.notRated'),
+    ],
   ];
   const earlier = visitor?.conversations.filter((c) => c.id !== conversation.id) ?? [];
   const custom = Object.entries(visitor?.custom_fields ?? {});
@@ -139,19 +145,27 @@ export function VisitorPanel({
               </Text>
             ) : (
               earlier.map((c) => (
-                <Group key={c.id} gap="xs" wrap="nowrap">
-                  <Anchor component={Link} to={`/inbox/${c.id}`} size="sm">
-                    {t('inbox.panel.conversationLink', { id: c.id, date: longTime(c.started_at) })}
-                  </Anchor>
-                  <Badge
-                    size="xs"
-                    variant="light"
-                    color={STATUS_COLOR[c.status]}
-                    style={{ flexShrink: 0 }}
-                  >
-                    {t(`inbox.status.${c.status}`)}
-                  </Badge>
-                </Group>
+                <Stack key={c.id} gap={0}>
+                  <Group gap="xs" wrap="nowrap">
+                    <Anchor component={Link} to={`/inbox/${c.id}`} size="sm">
+                      {t('inbox.panel.conversationLink', {
+                        id: c.id,
+                        date: longTime(c.started_at),
+                      })}
+                    </Anchor>
+                    <Badge
+                      size="xs"
+                      variant="light"
+                      color={STATUS_COLOR[c.status]}
+                      style={{ flexShrink: 0 }}
+                    >
+                      {t(`inbox.status.${c.status}`)}
+                    </Badge>
+                  </Group>
+                  {c.rating !== null && (
+                    <Text size="xs">{reviewText(c.rating, c.review_comment)}</Text>
+                  )}
+                </Stack>
               ))
             )}
           </Section>

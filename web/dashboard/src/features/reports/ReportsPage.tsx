@@ -10,10 +10,8 @@ import {
   TextInput,
   Title,
 } from '@mantine/core';
-import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
-import { api, unwrap } from '../../api/client';
-import { useSites, useTeam } from '../../api/queries';
+import { useSiteNames, useTeamDirectory } from '../../api/queries';
 import { t } from '../../i18n';
 import { ConversationsReport, CsatReport, ResponseTimesReport } from './ReportSections';
 import { type DayRange, lastDays, reportQuery } from './report-format';
@@ -26,11 +24,9 @@ export default function ReportsPage() {
   const [range, setRange] = useState<DayRange>(() => lastDays(30));
   const [siteId, setSiteId] = useState<number | undefined>(undefined);
   const [agentId, setAgentId] = useState<number | undefined>(undefined);
-  const me = useQuery({ queryKey: ['me'], queryFn: () => unwrap(api.GET('/api/agent/me')) });
-  const admin = me.data?.user.role === 'owner' || me.data?.user.role === 'admin';
-  // Site and agent names come from the admin lists; an agent sees their own figures by number.
-  const sites = useSites(admin);
-  const team = useTeam(admin);
+  // Every member reads the names of the sites and the team (DESIGN section 12).
+  const sites = useSiteNames();
+  const team = useTeamDirectory();
   const siteNames = new Map(sites.data?.map((site) => [site.id, site.name]));
   const agentNames = new Map(team.data?.map((agent) => [agent.id, agent.name]));
   const names = {
@@ -91,35 +87,31 @@ export default function ReportsPage() {
             setRange({ ...range, to: e.currentTarget.value });
           }}
         />
-        {admin && (
-          <>
-            <Select
-              label={t('reports.site')}
-              placeholder={t('reports.allSites')}
-              data={(sites.data ?? []).map((site) => ({
-                value: String(site.id),
-                label: site.name,
-              }))}
-              value={siteId === undefined ? null : String(siteId)}
-              onChange={(value) => setSiteId(value ? Number(value) : undefined)}
-              clearable
-              w={200}
-            />
-            <Select
-              label={t('reports.agent')}
-              placeholder={t('reports.allAgents')}
-              data={(team.data ?? []).map((agent) => ({
-                value: String(agent.id),
-                label: agent.name,
-              }))}
-              value={agentId === undefined ? null : String(agentId)}
-              onChange={(value) => setAgentId(value ? Number(value) : undefined)}
-              clearable
-              searchable
-              w={200}
-            />
-          </>
-        )}
+        <Select
+          label={t('reports.site')}
+          placeholder={t('reports.allSites')}
+          data={(sites.data ?? []).map((site) => ({
+            value: String(site.id),
+            label: site.name,
+          }))}
+          value={siteId === undefined ? null : String(siteId)}
+          onChange={(value) => setSiteId(value ? Number(value) : undefined)}
+          clearable
+          w={200}
+        />
+        <Select
+          label={t('reports.agent')}
+          placeholder={t('reports.allAgents')}
+          data={(team.data ?? []).map((agent) => ({
+            value: String(agent.id),
+            label: agent.name,
+          }))}
+          value={agentId === undefined ? null : String(agentId)}
+          onChange={(value) => setAgentId(value ? Number(value) : undefined)}
+          clearable
+          searchable
+          w={200}
+        />
       </Group>
       {validRange && (
         <Stack gap="xl">

@@ -73,7 +73,7 @@ export default function AppointmentsSettings() {
         title={t('settings.appointments.title')}
         description={t('settings.appointments.description')}
       />
-      {admin && <SiteSelect value={siteId} onChange={setSiteId} />}
+      <SiteSelect value={siteId} onChange={setSiteId} />
       <NoticeBar notice={notice.notice} onClose={notice.clear} />
       <QueryState loading={settings.isPending} error={settings.error} />
       <Stack gap="xl">
@@ -83,6 +83,7 @@ export default function AppointmentsSettings() {
             settings={settings.data.settings}
             timezone={settings.data.timezone}
             notice={notice}
+            readOnly={!admin}
           />
         )}
         <AppointmentList siteId={siteId} notice={notice} />
@@ -95,10 +96,13 @@ function SettingsForm({
   settings,
   timezone,
   notice,
+  readOnly,
 }: {
   settings: Settings;
   timezone: string;
   notice: ReturnType<typeof useNotice>;
+  /** Agents see the rules; owners and admins change them (the API refuses agents too). */
+  readOnly: boolean;
 }) {
   const queryClient = useQueryClient();
   const [form, setForm] = useState(settings);
@@ -156,114 +160,124 @@ function SettingsForm({
           {t('settings.appointments.timezone', { timezone })}
         </Text>
       </Group>
-      <Stack>
-        <Switch
-          label={t('settings.appointments.enabled')}
-          checked={form.enabled}
-          onChange={(e) => setForm({ ...form, enabled: e.currentTarget.checked })}
-        />
-        <SimpleGrid cols={{ base: 1, sm: 3, lg: 5 }}>
-          {number('duration_minutes', t('settings.appointments.duration'))}
-          {number('buffer_minutes', t('settings.appointments.buffer'))}
-          {number('slot_interval_minutes', t('settings.appointments.interval'))}
-          {number('advance_days', t('settings.appointments.advance'))}
-          {number('min_notice_hours', t('settings.appointments.notice'))}
-        </SimpleGrid>
-        <Title order={4} size="h5" mt="sm">
-          {t('settings.appointments.hours')}
-        </Title>
-        <Table withRowBorders>
-          <Table.Tbody>
-            {WEEKDAYS.map((day) => {
-              const ranges = form.working_hours[day];
-              const dayName = t(`settings.appointments.day.${day}`);
-              return (
-                <Table.Tr key={day}>
-                  <Table.Th scope="row" w={130} style={{ verticalAlign: 'top', paddingTop: 14 }}>
-                    {dayName}
-                  </Table.Th>
-                  <Table.Td>
-                    <Stack gap="xs">
-                      {ranges.length === 0 && (
-                        <Text size="sm" c="dimmed">
-                          {t('settings.appointments.closed')}
-                        </Text>
-                      )}
-                      {ranges.map((range, index) => (
-                        <Group key={index} gap="xs" align="flex-start">
-                          <TextInput
-                            placeholder="09:00"
-                            aria-label={t('settings.appointments.from', { day: dayName })}
-                            value={range.start}
-                            onChange={(e) =>
-                              setDay(
-                                day,
-                                ranges.map((r, i) =>
-                                  i === index ? { ...r, start: e.currentTarget.value } : r,
-                                ),
-                              )
-                            }
-                            error={errors[`working_hours.${day}.${index}.start`]}
-                            w={130}
-                          />
-                          <Text mt={6}>–</Text>
-                          <TextInput
-                            placeholder="09:00"
-                            aria-label={t('settings.appointments.to', { day: dayName })}
-                            value={range.end}
-                            onChange={(e) =>
-                              setDay(
-                                day,
-                                ranges.map((r, i) =>
-                                  i === index ? { ...r, end: e.currentTarget.value } : r,
-                                ),
-                              )
-                            }
-                            error={
-                              errors[`working_hours.${day}.${index}.end`] ??
-                              errors[`working_hours.${day}`]
-                            }
-                            w={130}
-                          />
-                          <ActionIcon
-                            variant="subtle"
-                            color="red"
-                            mt={4}
-                            aria-label={t('settings.appointments.removeRange', { day: dayName })}
-                            onClick={() =>
-                              setDay(
-                                day,
-                                ranges.filter((_, i) => i !== index),
-                              )
-                            }
-                          >
-                            <IconTrash size={16} />
-                          </ActionIcon>
-                        </Group>
-                      ))}
-                    </Stack>
-                  </Table.Td>
-                  <Table.Td w={60} style={{ verticalAlign: 'top' }}>
-                    <ActionIcon
-                      variant="light"
-                      mt={4}
-                      aria-label={t('settings.appointments.addRange', { day: dayName })}
-                      onClick={() => setDay(day, [...ranges, { start: '09:00', end: '17:00' }])}
-                    >
-                      <IconPlus size={16} />
-                    </ActionIcon>
-                  </Table.Td>
-                </Table.Tr>
-              );
-            })}
-          </Table.Tbody>
-        </Table>
-        <Group justify="flex-end">
-          <Button type="submit" loading={save.isPending}>
-            {t('settings.appointments.save')}
-          </Button>
-        </Group>
-      </Stack>
+      {readOnly && (
+        <Text size="sm" mb="sm">
+          {t('settings.appointments.readOnly')}
+        </Text>
+      )}
+      {/* A disabled fieldset disables every field and button inside it at once. */}
+      <fieldset disabled={readOnly} style={{ border: 0, padding: 0, margin: 0, minWidth: 0 }}>
+        <Stack>
+          <Switch
+            label={t('settings.appointments.enabled')}
+            checked={form.enabled}
+            onChange={(e) => setForm({ ...form, enabled: e.currentTarget.checked })}
+          />
+          <SimpleGrid cols={{ base: 1, sm: 3, lg: 5 }}>
+            {number('duration_minutes', t('settings.appointments.duration'))}
+            {number('buffer_minutes', t('settings.appointments.buffer'))}
+            {number('slot_interval_minutes', t('settings.appointments.interval'))}
+            {number('advance_days', t('settings.appointments.advance'))}
+            {number('min_notice_hours', t('settings.appointments.notice'))}
+          </SimpleGrid>
+          <Title order={4} size="h5" mt="sm">
+            {t('settings.appointments.hours')}
+          </Title>
+          <Table withRowBorders>
+            <Table.Tbody>
+              {WEEKDAYS.map((day) => {
+                const ranges = form.working_hours[day];
+                const dayName = t(`settings.appointments.day.${day}`);
+                return (
+                  <Table.Tr key={day}>
+                    <Table.Th scope="row" w={130} style={{ verticalAlign: 'top', paddingTop: 14 }}>
+                      {dayName}
+                    </Table.Th>
+                    <Table.Td>
+                      <Stack gap="xs">
+                        {ranges.length === 0 && (
+                          <Text size="sm" c="dimmed">
+                            {t('settings.appointments.closed')}
+                          </Text>
+                        )}
+                        {ranges.map((range, index) => (
+                          <Group key={index} gap="xs" align="flex-start">
+                            <TextInput
+                              placeholder="09:00"
+                              aria-label={t('settings.appointments.from', { day: dayName })}
+                              value={range.start}
+                              onChange={(e) =>
+                                setDay(
+                                  day,
+                                  ranges.map((r, i) =>
+                                    i === index ? { ...r, start: e.currentTarget.value } : r,
+                                  ),
+                                )
+                              }
+                              error={errors[`working_hours.${day}.${index}.start`]}
+                              w={130}
+                            />
+                            <Text mt={6}>–</Text>
+                            <TextInput
+                              placeholder="09:00"
+                              aria-label={t('settings.appointments.to', { day: dayName })}
+                              value={range.end}
+                              onChange={(e) =>
+                                setDay(
+                                  day,
+                                  ranges.map((r, i) =>
+                                    i === index ? { ...r, end: e.currentTarget.value } : r,
+                                  ),
+                                )
+                              }
+                              error={
+                                errors[`working_hours.${day}.${index}.end`] ??
+                                errors[`working_hours.${day}`]
+                              }
+                              w={130}
+                            />
+                            <ActionIcon
+                              variant="subtle"
+                              color="red"
+                              mt={4}
+                              aria-label={t('settings.appointments.removeRange', { day: dayName })}
+                              onClick={() =>
+                                setDay(
+                                  day,
+                                  ranges.filter((_, i) => i !== index),
+                                )
+                              }
+                            >
+                              <IconTrash size={16} />
+                            </ActionIcon>
+                          </Group>
+                        ))}
+                      </Stack>
+                    </Table.Td>
+                    <Table.Td w={60} style={{ verticalAlign: 'top' }}>
+                      <ActionIcon
+                        variant="light"
+                        mt={4}
+                        aria-label={t('settings.appointments.addRange', { day: dayName })}
+                        onClick={() => setDay(day, [...ranges, { start: '09:00', end: '17:00' }])}
+                      >
+                        <IconPlus size={16} />
+                      </ActionIcon>
+                    </Table.Td>
+                  </Table.Tr>
+                );
+              })}
+            </Table.Tbody>
+          </Table>
+          {!readOnly && (
+            <Group justify="flex-end">
+              <Button type="submit" loading={save.isPending}>
+                {t('settings.appointments.save')}
+              </Button>
+            </Group>
+          )}
+        </Stack>
+      </fieldset>
     </Card>
   );
 }

@@ -12,7 +12,7 @@ import {
   IconWebhook,
   IconWorld,
 } from '@tabler/icons-react';
-import type { ComponentType } from 'react';
+import type { ComponentType, ReactNode } from 'react';
 import { Link, Navigate, Route, Routes, useLocation } from 'react-router';
 import { t, type MessageKey } from '../../i18n';
 import ApiKeysSettings from './ApiKeysSettings';
@@ -20,6 +20,7 @@ import AppointmentsSettings from './AppointmentsSettings';
 import DataLookupSettings from './DataLookupSettings';
 import { CannedResponsesSettings, LabelsSettings } from './LabelsAndCanned';
 import OrganizationSettings from './OrganizationSettings';
+import { OwnersOnly } from './OwnersOnly';
 import SiteEditor from './SiteEditor';
 import SitesSettings from './SitesSettings';
 import TeamSettings from './TeamSettings';
@@ -27,6 +28,7 @@ import TrustedLoginSettings from './TrustedLoginSettings';
 import { isAdmin, QueryState, useMe } from './ui';
 import WebhookDetail from './WebhookDetail';
 import WebhooksSettings from './WebhooksSettings';
+import classes from './settings.module.css';
 
 interface Section {
   path: string;
@@ -79,17 +81,19 @@ export default function SettingsPage() {
   }
   const admin = isAdmin(me.data.user.role);
   const sections = SECTIONS.filter((section) => admin || !section.adminOnly);
-  const first = sections[0].path;
+  const first = `/settings/${sections[0].path}`;
+  // An agent at a section's address (a link, a bookmark) is told whose it is, never redirected:
+  // a relative redirect under this splat route kept appending to the address (issue 26).
+  const only = (element: ReactNode) =>
+    admin ? element : <OwnersOnly organization={me.data.organization.name} />;
+  const refused =
+    !admin &&
+    SECTIONS.some(
+      (section) => section.adminOnly && location.pathname.startsWith(`/settings/${section.path}`),
+    );
   return (
-    <Group align="flex-start" wrap="nowrap" gap={0} mih="100vh">
-      <Box
-        component="nav"
-        aria-label={t('settings.nav.label')}
-        w={240}
-        p="md"
-        style={{ borderRight: '1px solid var(--mantine-color-gray-3)', flexShrink: 0 }}
-        mih="100vh"
-      >
+    <div className={classes.layout}>
+      <Box component="nav" aria-label={t('settings.nav.label')} p="md" className={classes.nav}>
         <Group gap="xs" mb="md" px="xs">
           <IconSettings size={20} aria-hidden />
           <Title order={1} size="h3">
@@ -114,33 +118,29 @@ export default function SettingsPage() {
           })}
         </Stack>
       </Box>
-      <Box p="xl" style={{ flex: 1, minWidth: 0 }} maw={1100}>
-        {!admin && (
+      <div className={classes.page}>
+        {!admin && !refused && (
           <Alert color="blue" mb="lg">
             {t('settings.agentOnly')}
           </Alert>
         )}
         <Routes>
           <Route index element={<Navigate to={first} replace />} />
-          {admin && (
-            <>
-              <Route path="organization" element={<OrganizationSettings />} />
-              <Route path="team" element={<TeamSettings />} />
-              <Route path="sites" element={<SitesSettings />} />
-              <Route path="sites/:siteId" element={<SiteEditor />} />
-              <Route path="api-keys" element={<ApiKeysSettings />} />
-              <Route path="webhooks" element={<WebhooksSettings />} />
-              <Route path="webhooks/:webhookId" element={<WebhookDetail />} />
-              <Route path="data-lookup" element={<DataLookupSettings />} />
-              <Route path="trusted-login" element={<TrustedLoginSettings />} />
-              <Route path="canned" element={<CannedResponsesSettings />} />
-              <Route path="labels" element={<LabelsSettings />} />
-            </>
-          )}
+          <Route path="organization" element={only(<OrganizationSettings />)} />
+          <Route path="team" element={only(<TeamSettings />)} />
+          <Route path="sites" element={only(<SitesSettings />)} />
+          <Route path="sites/:siteId" element={only(<SiteEditor />)} />
+          <Route path="api-keys" element={only(<ApiKeysSettings />)} />
+          <Route path="webhooks" element={only(<WebhooksSettings />)} />
+          <Route path="webhooks/:webhookId" element={only(<WebhookDetail />)} />
+          <Route path="data-lookup" element={only(<DataLookupSettings />)} />
+          <Route path="trusted-login" element={only(<TrustedLoginSettings />)} />
+          <Route path="canned" element={only(<CannedResponsesSettings />)} />
+          <Route path="labels" element={only(<LabelsSettings />)} />
           <Route path="appointments" element={<AppointmentsSettings />} />
           <Route path="*" element={<Navigate to={first} replace />} />
         </Routes>
-      </Box>
-    </Group>
+      </div>
+    </div>
   );
 }

@@ -16,6 +16,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useMemo, useState } from 'react';
 import { Link, useParams } from 'react-router';
 import { api, unwrap } from '../../api/client';
+import { keys } from '../../api/queries';
 import type { Schemas } from '../../../../shared/api/client';
 import { t } from '../../i18n';
 import { FormCard } from './FormCard';
@@ -77,7 +78,8 @@ function SiteSections({ site, notice }: { site: Site; notice: ReturnType<typeof 
       ),
     onSuccess: (result) => {
       queryClient.setQueryData(['sites', site.id], result);
-      void queryClient.invalidateQueries({ queryKey: ['sites'], exact: true });
+      void queryClient.invalidateQueries({ queryKey: keys.sites, exact: true });
+      void queryClient.invalidateQueries({ queryKey: keys.siteNames });
       notice.success(t('settings.saved'));
     },
     onError: notice.failure,
@@ -149,7 +151,14 @@ function DetailsForm({
   }, [timezone]);
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    onSave({ name, domain, allowed_domains: allowed, timezone, is_active: active });
+    // The domain is optional: an empty field clears it (the API takes null, not an empty name).
+    onSave({
+      name,
+      domain: domain.trim() || null,
+      allowed_domains: allowed,
+      timezone,
+      is_active: active,
+    });
   };
   return (
     <Card withBorder padding="lg" component="form" onSubmit={submit} aria-labelledby="site-details">

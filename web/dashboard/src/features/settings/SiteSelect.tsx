@@ -1,7 +1,7 @@
 import { Select } from '@mantine/core';
 import { useEffect } from 'react';
 import { t } from '../../i18n';
-import { useSites } from '../../api/queries';
+import { useSiteNames } from '../../api/queries';
 
 /** Picks the site a per-site section works on (the first one until the user picks another). */
 export function SiteSelect({
@@ -11,7 +11,7 @@ export function SiteSelect({
   value: number | undefined;
   onChange: (siteId: number) => void;
 }) {
-  const sites = useSites();
+  const sites = useSiteNames();
   const first = sites.data?.[0]?.id;
   useEffect(() => {
     if (value === undefined && first !== undefined) onChange(first);

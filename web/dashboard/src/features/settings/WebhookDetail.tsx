@@ -151,6 +151,13 @@ function EditWebhook({
 
 const statusColor = { pending: 'yellow', succeeded: 'teal', failed: 'red' } as const;
 
+/** Why a test ping failed: the endpoint's status code, or what stopped the request. */
+function pingFailure(delivery: Delivery): string {
+  const last = delivery.attempt_log.at(-1);
+  if (last?.status_code) return t('settings.webhooks.pingRefused', { status: last.status_code });
+  return t('settings.webhooks.pingUnreachable', { error: last?.error ?? '' });
+}
+
 function DeliveriesLog({
   endpoint,
   notice,
@@ -181,11 +188,15 @@ function DeliveriesLog({
         }),
       ),
     onSuccess: (result) => {
-      notice.success(
-        t('settings.webhooks.pinged', {
-          status: t(`settings.webhooks.status.${result.data.status}`),
-        }),
-      );
+      // The call worked; the ping may not have: a failure is announced as one (red, an alert).
+      if (result.data.status === 'failed') notice.problem(pingFailure(result.data));
+      else {
+        notice.success(
+          t('settings.webhooks.pinged', {
+            status: t(`settings.webhooks.status.${result.data.status}`),
+          }),
+        );
+      }
       void refresh();
     },
     onError: notice.failure,

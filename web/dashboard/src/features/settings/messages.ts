@@ -13,6 +13,10 @@ export const settingsMessages = {
   'settings.notice.dismiss': 'Dismiss',
   'settings.agentOnly':
     'You are signed in as an agent: the organization settings are managed by its owners and admins.',
+  'settings.ownersOnly.title': 'Only owners and admins',
+  'settings.ownersOnly.body':
+    'This page is managed by the owners and admins of {organization}. Ask one of them if something here needs changing.',
+  'settings.ownersOnly.inbox': 'Back to the inbox',
 
   'settings.nav.label': 'Settings sections',
   'settings.nav.organization': 'Organization',
@@ -227,6 +231,10 @@ export const settingsMessages = {
   'settings.webhooks.refresh': 'Refresh',
   'settings.webhooks.ping': 'Send test ping',
   'settings.webhooks.pinged': 'A test ping was sent: {status}.',
+  'settings.webhooks.pingRefused':
+    'The test ping failed: the endpoint answered {status}. The attempt is listed below.',
+  'settings.webhooks.pingUnreachable':
+    'The test ping failed: the endpoint could not be reached ({error}). The attempt is listed below.',
   'settings.webhooks.noDeliveries': 'No deliveries yet. Send a test ping to try the endpoint.',
   'settings.webhooks.deliveryNamed': 'Delivery {event} of {when}',
   'settings.webhooks.status.pending': 'Pending',
@@ -331,6 +339,7 @@ export const settingsMessages = {
   'settings.appointments.addRange': 'Add hours on {day}',
   'settings.appointments.removeRange': 'Remove these hours on {day}',
   'settings.appointments.save': 'Save appointment settings',
+  'settings.appointments.readOnly': 'Only owners and admins can change these settings.',
   'settings.appointments.list': 'Booked appointments',
   'settings.appointments.filter': 'Status',
   'settings.appointments.allStatuses': 'All statuses',

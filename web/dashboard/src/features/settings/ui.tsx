@@ -52,6 +52,8 @@ export function useNotice() {
     notice,
     success: (text: string) => setNotice({ kind: 'success', text }),
     failure: (error: unknown) => setNotice({ kind: 'error', text: errorMessage(error) }),
+    /** Something that went wrong although the call itself succeeded (a failed test ping). */
+    problem: (text: string) => setNotice({ kind: 'error', text }),
     clear: () => setNotice(null),
   };
 }
@@ -62,6 +64,8 @@ export function NoticeBar({ notice, onClose }: { notice: Notice | null; onClose:
       {notice && (
         <Alert
           color={notice.kind === 'error' ? 'red' : 'teal'}
+          // The region around it speaks (a status, or an alert for an error): not a second alert.
+          role="none"
           withCloseButton
           closeButtonLabel={t('settings.notice.dismiss')}
           onClose={onClose}

@@ -12,7 +12,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { api, ApiError, unwrap } from '../../api/client';
-import { type Agent, keys, type Ticket } from '../../api/queries';
+import { keys, type Member, type Ticket } from '../../api/queries';
 import { t } from '../../i18n';
 import { agentOptions, priorityOptions } from './options';
 
@@ -25,7 +25,7 @@ const EMPTY = {
   assignee: '',
 };
 
-export function CreateTicketModal(props: { opened: boolean; onClose: () => void; team: Agent[] }) {
+export function CreateTicketModal(props: { opened: boolean; onClose: () => void; team: Member[] }) {
   const queryClient = useQueryClient();
   const navigate = useNavigate();
   const [form, setForm] = useState(EMPTY);

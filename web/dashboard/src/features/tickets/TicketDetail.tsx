@@ -21,7 +21,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { Link, useParams } from 'react-router';
 import { api, unwrap } from '../../api/client';
-import { type Agent, keys, type Ticket, useTeam } from '../../api/queries';
+import { keys, type Member, type Ticket, useTeamDirectory } from '../../api/queries';
 import { longTime } from '../../components/format';
 import { t } from '../../i18n';
 import {
@@ -43,7 +43,7 @@ export function TicketDetail() {
   const id = Number(useParams().ticketId);
   const queryClient = useQueryClient();
   const ticket = useTicket(id);
-  const team = useTeam().data ?? [];
+  const team = useTeamDirectory().data ?? [];
   const update = useMutation({
     mutationFn: (change: TicketChange) =>
       unwrap(
@@ -224,7 +224,7 @@ export function TicketDetail() {
   );
 }
 
-function commentAuthor(comment: Ticket['comments'][number], team: Agent[]): string {
+function commentAuthor(comment: Ticket['comments'][number], team: Member[]): string {
   switch (comment.author_type) {
     case 'agent':
       return team.find((a) => a.id === comment.author_id)?.name ?? t('tickets.detail.agent');

@@ -18,7 +18,7 @@ import { useDebouncedValue, useDisclosure } from '@mantine/hooks';
 import { IconPlus, IconSearch } from '@tabler/icons-react';
 import { useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
-import { type TicketFilters, useTeam } from '../../api/queries';
+import { type TicketFilters, useTeamDirectory } from '../../api/queries';
 import { shortTime } from '../../components/format';
 import { t } from '../../i18n';
 import { CreateTicketModal } from './CreateTicketModal';
@@ -40,7 +40,7 @@ export function TicketList() {
   const [text, setText] = useState('');
   const [q] = useDebouncedValue(text.trim(), 250);
   const [creating, create] = useDisclosure();
-  const team = useTeam().data ?? [];
+  const team = useTeamDirectory().data ?? [];
   const filters: TicketFilters = {
     status: STATUSES.find((s) => s === params.get('status')),
     priority: PRIORITIES.find((p) => p === params.get('priority')),

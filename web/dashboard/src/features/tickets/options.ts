@@ -1,4 +1,4 @@
-import type { Agent, Ticket } from '../../api/queries';
+import type { Member, Ticket } from '../../api/queries';
 import { t } from '../../i18n';
 
 export const STATUSES = ['open', 'pending', 'in_progress', 'resolved', 'closed'] as const;
@@ -12,7 +12,7 @@ export const priorityOptions = PRIORITIES.map((value) => ({
   value,
   label: t(`tickets.priority.${value}`),
 }));
-export const agentOptions = (team: Agent[]) =>
+export const agentOptions = (team: Member[]) =>
   team.map((agent) => ({ value: String(agent.id), label: agent.name }));
 
 export const STATUS_COLOR: Record<Ticket['status'], string> = {
