@@ -65,11 +65,8 @@ describeIfBrowser('the dashboard for an agent', () => {
     visitorToken = session.body.session_token as string;
     await request(app.url)
       .post('/api/widget/messages')
-      .send({
-        widget_key: owner.site.widget_key,
-        visitor_uid: session.body.visitor_uid,
-        body: 'Where is my parcel?',
-      })
+      .set('Authorization', `Bearer ${visitorToken}`)
+      .send({ body: 'Where is my parcel?' })
       .expect(201);
     await request(app.url)
       .post(`/api/agent/conversations/${conversationId}/assign`)

@@ -487,6 +487,9 @@ describe('identity: agents, organizations, team, sites, API keys', () => {
       'post /api/agent/auth/login',
       // The unguessable token in the path is the credential (an `<img src>` sends no header).
       'get /api/attachments/{token}',
+      // A mail's List-Unsubscribe link: its unguessable token is the credential (RFC 8058).
+      'get /api/email/unsubscribe/{token}',
+      'post /api/email/unsubscribe/{token}',
     ];
     for (const [path, item] of Object.entries(
       doc.body.paths as Record<string, Record<string, { security?: unknown[] }>>,

@@ -141,7 +141,12 @@ describe('metrics', () => {
       expect(value(after, 'scs_socket_connections', { namespace: '/widget' })).toBe(1);
       expect(value(after, 'scs_socket_connections', { namespace: '/agent' })).toBe(1);
 
-      for (const queue of ['missed-chats', 'webhook-deliveries', 'login-code-mail']) {
+      for (const queue of [
+        'missed-chats',
+        'webhook-deliveries',
+        'outgoing-mail',
+        'conversation-mail',
+      ]) {
         for (const state of ['waiting', 'active', 'delayed', 'failed'])
           expect(value(after, 'scs_queue_jobs', { queue, state })).toBeGreaterThanOrEqual(0);
         expect(value(after, 'scs_queue_oldest_waiting_seconds', { queue })).toBeGreaterThanOrEqual(

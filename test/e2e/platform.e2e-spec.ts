@@ -326,8 +326,9 @@ describe('platform administration', () => {
       };
     const before = await health();
     expect(before.queues.map((q) => q.name).sort()).toEqual([
-      'login-code-mail',
+      'conversation-mail',
       'missed-chats',
+      'outgoing-mail',
       'webhook-deliveries',
     ]);
     const missed = () => before.queues.find((q) => q.name === 'missed-chats')!;

@@ -94,6 +94,7 @@ describe('browser entry points: loader, chat frame, demo page, dashboard', () =>
     const policy = res.headers['content-security-policy'];
     expect(policy).toContain(`script-src ${publicOrigin!}`);
     expect(policy).toContain(`frame-src ${publicOrigin!}`);
+    expect(policy).toContain(`connect-src ${publicOrigin!}`);
     expect(policy).toContain("frame-ancestors 'none'");
     expect(policy).toContain("default-src 'none'");
   });

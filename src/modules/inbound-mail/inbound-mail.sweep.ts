@@ -1,5 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { BackgroundWorker, type BackgroundLoop } from '../../queue/queue-worker';
+import { PeriodicSweep } from '../../queue/periodic-sweep';
+import { BackgroundWorker } from '../../queue/queue-worker';
 import { InboundMailWorkerRepository } from './inbound-mail-worker.repository';
 import { InboundMailService } from './inbound-mail.service';
 
@@ -12,34 +13,15 @@ const EVERY_MS = 60_000;
  */
 @Injectable()
 @BackgroundWorker()
-export class InboundMailSweep implements BackgroundLoop {
-  private readonly logger = new Logger('inbound-mail');
-  private timer?: NodeJS.Timeout;
-  private running?: Promise<void>;
-
+export class InboundMailSweep extends PeriodicSweep {
   constructor(
     private readonly store: InboundMailWorkerRepository,
     private readonly inbound: InboundMailService,
-  ) {}
-
-  start(): Promise<void> {
-    const run = () => {
-      this.running = this.sweep().catch((error: unknown) =>
-        this.logger.warn({ msg: 'inbound mail sweep failed', error: String(error) }),
-      );
-    };
-    run();
-    this.timer = setInterval(run, EVERY_MS);
-    this.timer.unref();
-    return Promise.resolve();
+  ) {
+    super(new Logger('inbound-mail'), EVERY_MS, 'inbound mail sweep failed');
   }
 
-  async stop(): Promise<void> {
-    clearInterval(this.timer);
-    await this.running;
-  }
-
-  private async sweep(): Promise<void> {
+  protected async sweep(): Promise<void> {
     const stale = await this.store.staleReceived(STALE_SECONDS, 200);
     for (const row of stale) await this.inbound.processSafely(row.id);
     if (stale.length > 0)

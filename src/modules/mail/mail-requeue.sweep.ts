@@ -1,5 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { BackgroundWorker, type BackgroundLoop } from '../../queue/queue-worker';
+import { PeriodicSweep } from '../../queue/periodic-sweep';
+import { BackgroundWorker } from '../../queue/queue-worker';
 import { MailRepository } from './mail.repository';
 import { MailService } from './mail.service';
 
@@ -14,34 +15,15 @@ const EVERY_MS = 5 * 60 * 1000;
  */
 @Injectable()
 @BackgroundWorker()
-export class MailRequeueSweep implements BackgroundLoop {
-  private readonly logger = new Logger('mail');
-  private timer?: NodeJS.Timeout;
-  private running?: Promise<void>;
-
+export class MailRequeueSweep extends PeriodicSweep {
   constructor(
     private readonly repository: MailRepository,
     private readonly mail: MailService,
-  ) {}
-
-  start(): Promise<void> {
-    const run = () => {
-      this.running = this.sweep().catch((error: unknown) =>
-        this.logger.warn({ msg: 'mail re-queue sweep failed', error: String(error) }),
-      );
-    };
-    run();
-    this.timer = setInterval(run, EVERY_MS);
-    this.timer.unref();
-    return Promise.resolve();
+  ) {
+    super(new Logger('mail'), EVERY_MS, 'mail re-queue sweep failed');
   }
 
-  async stop(): Promise<void> {
-    clearInterval(this.timer);
-    await this.running;
-  }
-
-  private async sweep(): Promise<void> {
+  protected async sweep(): Promise<void> {
     const stale = await this.repository.staleQueued(STALE_SECONDS, 500);
     for (const row of stale) await this.mail.enqueue(row.organization_id, row.id);
     if (stale.length > 0)

@@ -44,14 +44,16 @@ function escapeHtml(text: string): string {
 }
 
 /**
- * The demo page's policy: its only script is the loader, its only frame the chat, both from the
- * service's own origin; inline styles for the page's and the launcher's own style elements.
+ * The demo page's policy: its only script is the loader, its only frame the chat and its only
+ * request the loader's check, all to the service's own origin; inline styles for the page's and the launcher's own style elements.
  */
 export function demoPolicy(origin: string): string {
   return [
     "default-src 'none'",
     `script-src ${origin}`,
     `frame-src ${origin}`,
+    // The loader asks the widget API whether this page may show the chat before drawing it.
+    `connect-src ${origin}`,
     "style-src 'unsafe-inline'",
     "img-src 'self' data:",
     "form-action 'self'",
