@@ -164,7 +164,11 @@ describe('conversations by email (outgoing)', () => {
     )!;
 
     const page = await request(app.url).get(link[2]).expect(200);
-    expect(page.text).toContain('<form method="post">');
+    expect(page.text).toContain(`<form method="post" action="${link[2]}/confirm">`);
+    // The page's button answers a page a person can read, not the one-click route's JSON.
+    const done = await request(app.url).post(`${link[2]}/confirm`).type('form').expect(200);
+    expect(done.headers['content-type']).toContain('text/html');
+    expect(done.text).toContain('you will no longer receive mails');
     await request(app.url)
       .post(link[2])
       .type('form')

@@ -490,6 +490,7 @@ describe('identity: agents, organizations, team, sites, API keys', () => {
       // A mail's List-Unsubscribe link: its unguessable token is the credential (RFC 8058).
       'get /api/email/unsubscribe/{token}',
       'post /api/email/unsubscribe/{token}',
+      'post /api/email/unsubscribe/{token}/confirm',
     ];
     for (const [path, item] of Object.entries(
       doc.body.paths as Record<string, Record<string, { security?: unknown[] }>>,
