@@ -95,6 +95,10 @@ export function App({ locale }: { locale: string }) {
     [reconnect],
   );
 
+  // Hello once the loader's messages have a listener: the loader then sends what it queued
+  // (an `open` clicked before the frame had loaded would otherwise be lost).
+  useEffect(() => toHost({ type: 'hello' }), []);
+
   const chat = useChat({
     token: init?.session_token,
     widgetKey: frameParams.widgetKey,
