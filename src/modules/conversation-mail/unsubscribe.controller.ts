@@ -58,8 +58,11 @@ export class UnsubscribeController {
   @ApiOperation({
     summary: 'The unsubscribe page’s button: turns conversation mails off and answers a page',
   })
-  @ApiProduces('text/html')
-  @ApiOkResponse({ description: 'An HTML page', schema: { type: 'string' } })
+  // The page only on success: the 404 stays the JSON envelope.
+  @ApiOkResponse({
+    description: 'An HTML page',
+    content: { 'text/html': { schema: { type: 'string' } } },
+  })
   @ApiErrors(404)
   async confirm(
     @Param('token') token: string,
