@@ -44,13 +44,22 @@ export function useNotifications(agentId: number | undefined) {
   }, [agentId, queryClient, navigate]);
 
   // Only what waits for this agent: new waiting chats and its own chats, not teammates' chats.
+  // Counted again when a conversation list loads: a chat unknown while its list was on its way
+  // counts as waiting until the list says whose it is.
   useEffect(() => {
-    const count = Object.entries(unread ?? {}).reduce(
-      (sum, [id, n]) =>
-        concernsAgent(findConversation(queryClient, Number(id)), agentId) ? sum + n : sum,
-      0,
-    );
-    setTitleCount(count);
+    const recount = () =>
+      setTitleCount(
+        Object.entries(unread ?? {}).reduce(
+          (sum, [id, n]) =>
+            concernsAgent(findConversation(queryClient, Number(id)), agentId) ? sum + n : sum,
+          0,
+        ),
+      );
+    recount();
+    return queryClient.getQueryCache().subscribe((event) => {
+      const key = (event.query as { queryKey: readonly unknown[] }).queryKey;
+      if (event.type === 'updated' && key[0] === keys.conversations[0]) recount();
+    });
   }, [unread, agentId, queryClient]);
 }
 
