@@ -38,6 +38,7 @@ const messageJson = (row) => ({
   created_at: iso(row.created_at),
   attachments: row.attachments,
   private: row.private,
+  sender_mismatch: row.sender_mismatch,
 });
 const ticketJson = (row) => ({
   id: Number(row.id),

@@ -16,6 +16,7 @@
 // outlive the young generation: what drives the full GCs).
 import path from 'node:path';
 import { cpuMeter, postmasterPid } from './lib/cpu.mjs';
+import { request } from './lib/http.mjs';
 import { memoryAfterGc, startCpuProfile, startPromotionProfile } from './lib/inspector.mjs';
 import { statementCounter } from './lib/statements.mjs';
 import { log, table, withCleanup, writeResults } from './lib/report.mjs';
@@ -59,21 +60,6 @@ function slowSeconds(sends, start) {
     seconds.set(second, entry);
   }
   return [...seconds.values()].sort((a, b) => a.second - b.second);
-}
-
-async function request(url, method, body, token, extraHeaders = {}) {
-  const response = await fetch(url, {
-    method,
-    headers: {
-      'content-type': 'application/json',
-      ...(token ? { authorization: `Bearer ${token}` } : {}),
-      ...extraHeaders,
-    },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  if (!response.ok)
-    throw new Error(`${method} ${url}: ${response.status} ${await response.text()}`);
-  return response.json();
 }
 
 /** Runs `task(i)` for i in 0..count-1, `CONCURRENCY` at a time. */

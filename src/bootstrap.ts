@@ -1,3 +1,4 @@
+import { mountHelpCenter } from './modules/knowledge-base/help-center.routes';
 import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
@@ -6,7 +7,9 @@ import type { Logger } from 'pino';
 import { AppModule, type AppModuleOptions } from './app.module';
 import { JsonExpressAdapter } from './common/http/json-express-adapter';
 import { refuseUnreadableText } from './common/http/text-rule';
+import { requestContext } from './common/http/request-context';
 import { answerUnparsableRequests } from './common/http/client-error';
+import { keepIdleConnectionsOpen } from './common/http/keep-alive';
 import { buildOpenApiDocument } from './common/openapi/document';
 import cors from 'cors';
 import { httpLogger } from './common/logging/http-logger';
@@ -64,7 +67,10 @@ export async function createApp(
   // Browsers call the widget API from the sites that embed it; the guard then checks the origin
   // against the site's allowed domains (403), so the reflected origin grants nothing by itself.
   app.use('/api/widget', cors({ origin: true, maxAge: 600 }));
-  if (!preview) answerUnparsableRequests(app.getHttpServer());
+  if (!preview) {
+    answerUnparsableRequests(app.getHttpServer());
+    keepIdleConnectionsOpen(app.getHttpServer());
+  }
   const transports = options.env.SOCKET_TRANSPORTS.split(',') as SocketTransport[];
   if (options.env.REDIS_URL && !preview) {
     const adapter = new RedisIoAdapter(app, options.env.REDIS_URL, transports);
@@ -74,10 +80,15 @@ export async function createApp(
     app.useWebSocketAdapter(new LeanIoAdapter(app, transports));
   }
   app.useBodyParser('json', { limit: options.env.BODY_LIMIT });
+  // Who asked and from where, for the audit log (after the body is read: its stream events would
+  // lose the context).
+  app.use(requestContext);
   if (!preview) mountBrowserApps(app);
   // Before any guard reads a key from the query or the body (DESIGN section 3: bad input is a
   // 4xx). The browser apps above read no input: their files and the dashboard's page come first.
   app.use(refuseUnreadableText);
+  // The public help centers' pages (HTML, before the API's router).
+  if (!preview) mountHelpCenter(app);
 
   if (!preview) {
     // Built on first use (the CLI's `openapi` builds its own from the preview).

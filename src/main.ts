@@ -2,6 +2,7 @@ import 'reflect-metadata';
 import { existsSync } from 'node:fs';
 import { createApp } from './bootstrap';
 import { isConnectionLoss } from './common/errors/connection-loss';
+import { shutDownGracefully } from './graceful-shutdown';
 import { createLogger } from './common/logging/logger';
 import { EnvironmentError, loadEnvironment } from './config/load-environment';
 import type { DatabaseRuntime } from './database/database-runtime';
@@ -64,12 +65,14 @@ async function main(): Promise<void> {
     process.on('uncaughtException', (error) =>
       logger.debug({ err: error }, 'error while stopping'),
     );
+    // Draining, the jobs' time to finish, and 10 s for the rest (20 s with the defaults).
+    const boundMs = env.SHUTDOWN_DRAIN_MS + env.SHUTDOWN_JOB_WAIT_MS + 10_000;
     setTimeout(() => {
-      logger.error('shutdown took longer than 20 s; exiting');
+      logger.error(`shutdown took longer than ${boundMs / 1000} s; exiting`);
       process.exit(1);
-    }, 20_000).unref();
+    }, boundMs).unref();
     try {
-      await app.close();
+      await shutDownGracefully(app, logger, { drainMs: env.SHUTDOWN_DRAIN_MS });
       await embedded?.stop();
       logger.info('stopped');
       process.exit(0);

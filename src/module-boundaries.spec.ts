@@ -1,5 +1,6 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import ts from 'typescript';
 
 /**
  * Dependency direction, enforced (docs/architecture.md, "Dependency direction"): the folders of
@@ -8,6 +9,15 @@ import path from 'node:path';
  */
 const SRC = __dirname;
 const INFRASTRUCTURE = ['common', 'config', 'database', 'queue'];
+
+/**
+ * Cohesion (issue 32, point 8; docs/decisions.md): account login depends only on what a login
+ * needs (the records a logged-in visitor reads are visitor-records', which depends on it), and the
+ * widget session on few features (its chat is conversations', its tickets tickets').
+ */
+const ACCOUNT_LOGIN_NEEDS = ['audit', 'data-lookup', 'mail', 'organizations', 'sites', 'visitors'];
+const WIDGET_AT_MOST = 8;
+const WIDGET_GAVE_AWAY = ['attachments', 'messages', 'organizations', 'tickets'];
 
 function sourceFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
@@ -84,6 +94,86 @@ function cycles(graph: Map<string, Map<string, Set<string>>>): string[][] {
   return found;
 }
 
+/**
+ * Records at each feature's edge (issue 32, point 7; docs/decisions.md): a method of another
+ * feature's class that a feature calls declares its return type, and neither that type nor its
+ * parameters name a `*Row` (a table's row, which stays in its feature). Found by reading, not by
+ * type-checking: a file's imports of a class, the properties typed with it (constructor
+ * injection) and the `.method(` calls on them. An exception would be named here (a row
+ * answered or taken, or no declared return type, so the rule cannot tell); none is left. An entry
+ * that no longer breaks the rule fails the test, so the list only shrinks.
+ */
+const ROWS_STILL_CROSSING: string[] = [];
+
+/** Whether a type node names a `*Row` anywhere inside (`Promise<{ rows: XRow[] }>` too). */
+function namesRow(node: ts.Node | undefined): boolean {
+  if (!node) return false;
+  if (ts.isTypeReferenceNode(node) && /Row$/.test(node.typeName.getText())) return true;
+  return ts.forEachChild(node, (child) => (namesRow(child) ? true : undefined)) ?? false;
+}
+
+/** `feature/Class.method` of each method a feature calls on another feature's class, and why it breaks the rule. */
+function rowsCrossing(): Map<string, string> {
+  const found = new Map<string, string>();
+  const parsed = new Map<string, ts.SourceFile>();
+  const parse = (file: string) => {
+    const known = parsed.get(file);
+    if (known) return known;
+    const source = ts.createSourceFile(
+      file,
+      readFileSync(file, 'utf8'),
+      ts.ScriptTarget.Latest,
+      true,
+    );
+    parsed.set(file, source);
+    return source;
+  };
+  for (const file of sourceFiles(path.join(SRC, 'modules'))) {
+    const source = parse(file);
+    for (const statement of source.statements) {
+      if (!ts.isImportDeclaration(statement) || !ts.isStringLiteral(statement.moduleSpecifier))
+        continue;
+      const specifier = statement.moduleSpecifier.text;
+      if (!specifier.startsWith('.')) continue;
+      const target = `${path.resolve(path.dirname(file), specifier)}.ts`;
+      const feature = folderOf(target);
+      if (feature === folderOf(file) || !feature.startsWith('modules/')) continue;
+      const bindings = statement.importClause?.namedBindings;
+      if (!bindings || !ts.isNamedImports(bindings)) continue;
+      for (const element of bindings.elements) {
+        const name = element.name.text;
+        const declared = parse(target).statements.find(
+          (node): node is ts.ClassDeclaration =>
+            ts.isClassDeclaration(node) && node.name?.text === name,
+        );
+        if (!declared) continue;
+        // The properties holding it (`private readonly sites: SitesService`), then the calls on them.
+        const text = source.getFullText();
+        const holders = [...text.matchAll(new RegExp(`(\\w+)\\s*:\\s*${name}\\b`, 'g'))].map(
+          (m) => m[1],
+        );
+        for (const holder of new Set(holders)) {
+          for (const call of text.matchAll(new RegExp(`\\b${holder}\\.(\\w+)\\(`, 'g'))) {
+            const method = declared.members.find(
+              (member): member is ts.MethodDeclaration =>
+                ts.isMethodDeclaration(member) && member.name.getText() === call[1],
+            );
+            if (!method) continue;
+            const key = `${feature.slice('modules/'.length)}/${name}.${call[1]}`;
+            if (!method.type) found.set(key, 'declares no return type');
+            else if (namesRow(method.type) || method.parameters.some((p) => namesRow(p.type)))
+              found.set(
+                key,
+                `names a *Row: ${method.getText().split('{')[0].replace(/\s+/g, ' ')}`,
+              );
+          }
+        }
+      }
+    }
+  }
+  return found;
+}
+
 describe('module boundaries', () => {
   const graph = folderGraph();
 
@@ -111,5 +201,31 @@ describe('module boundaries', () => {
       .filter(([to]) => to.startsWith('modules/'))
       .map(([to, files]) => `${to} (${[...files].join(', ')})`);
     expect(reaching).toEqual([]);
+  });
+
+  /** The features (folders of src/modules) a feature's files import. */
+  const featuresOf = (feature: string): string[] =>
+    [...(graph.get(`modules/${feature}`)?.keys() ?? [])]
+      .filter((to) => to.startsWith('modules/'))
+      .map((to) => to.slice('modules/'.length))
+      .sort();
+
+  it('account-login imports only what a login needs', () => {
+    expect(featuresOf('account-login').filter((f) => !ACCOUNT_LOGIN_NEEDS.includes(f))).toEqual([]);
+    // The other way round is the right one: the records ask account login whose account it is.
+    expect(featuresOf('visitor-records')).toContain('account-login');
+  });
+
+  it(`widget imports at most ${WIDGET_AT_MOST} features, and not those whose routes it gave away`, () => {
+    const features = featuresOf('widget');
+    expect(features.filter((f) => WIDGET_GAVE_AWAY.includes(f))).toEqual([]);
+    expect(features.length).toBeLessThanOrEqual(WIDGET_AT_MOST);
+  });
+
+  it("answers another feature records, not its tables' rows (issue 32, point 7)", () => {
+    const crossing = rowsCrossing();
+    expect([...crossing].filter(([key]) => !ROWS_STILL_CROSSING.includes(key))).toEqual([]);
+    // Mended ones leave the list.
+    expect(ROWS_STILL_CROSSING.filter((key) => !crossing.has(key))).toEqual([]);
   });
 });

@@ -10,7 +10,7 @@ const VISIBLE = `c.organization_id = $1 AND c.started_at IS NOT NULL`;
 const FILTERS = `($2::text IS NULL OR c.status = $2) AND ($3::bigint IS NULL OR c.site_id = $3)
   AND ($4::bigint IS NULL OR c.assigned_agent_id = $4)`;
 export const MESSAGE =
-  'id, conversation_id, sender_type, sender_id, body, type, attachments, private, created_at';
+  'id, conversation_id, sender_type, sender_id, body, type, attachments, private, sender_mismatch, created_at';
 const TICKET = 'id, ticket_number, subject, status, priority, source, created_at';
 
 /** ConversationsRepository.find: the conversation a messages route names (404 without it). */

@@ -1,5 +1,6 @@
 import { type DynamicModule, Module } from '@nestjs/common';
 import { CryptoModule } from '../common/crypto/crypto.module';
+import { InvalidationModule } from '../common/invalidation/invalidation.module';
 import { AppConfigModule } from '../config/config.module';
 import type { DatabaseRuntime } from '../database/database-runtime';
 import { DatabaseModule } from '../database/database.module';
@@ -22,6 +23,7 @@ export class CliModule {
       imports: [
         AppConfigModule,
         CryptoModule,
+        InvalidationModule.forRoot({ listen: false }),
         DatabaseModule.forRoot(database, { extra: { max: 2 } }),
         OrganizationsModule,
         AgentsModule,

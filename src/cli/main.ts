@@ -113,8 +113,8 @@ async function run(
       const organization = await organizations.setSubscriptionEnd(requireId(id), endsAt);
       process.stdout.write(
         `organization ${organization.id} (${organization.name}): subscription ends ${
-          organization.subscription_ends_at
-            ? new Date(organization.subscription_ends_at).toISOString()
+          organization.subscriptionEndsAt
+            ? new Date(organization.subscriptionEndsAt).toISOString()
             : 'never'
         }\n`,
       );
@@ -130,6 +130,8 @@ async function run(
       if (password.length < 8) throw new UsageError('--password must be at least 8 characters');
       const ownerName = option(args, 'owner-name') ?? email.split('@')[0];
       const dataSource = app.get(DataSource);
+      // An address that already has a login (a member elsewhere) keeps its own password.
+      const existing = await app.get(AgentsService).findLogin(email);
       const { organization, owner, site } = await dataSource.transaction(async (manager) => {
         const organization = await organizations.create(manager, name);
         const owner = await app
@@ -148,8 +150,8 @@ async function run(
           name: organization.name,
           plan: organization.plan,
         },
-        owner: { id: Number(owner.id), email: owner.email, password },
-        site: { id: Number(site.id), widget_key: site.widget_key },
+        owner: { id: Number(owner.id), email: owner.email, password: existing ? null : password },
+        site: { id: Number(site.id), widget_key: site.widgetKey },
         api_key: plainText,
       };
       if (args.includes('--json')) {
@@ -158,8 +160,10 @@ async function run(
         process.stdout.write(
           [
             `organization ${result.organization.id}: ${name} (plan ${organization.plan})`,
-            `owner login:  ${email} / ${password}`,
-            `site ${result.site.id}: widget_key ${site.widget_key}`,
+            existing
+              ? `owner login:  ${email} (an existing account: its own password)`
+              : `owner login:  ${email} / ${password}`,
+            `site ${result.site.id}: widget_key ${site.widgetKey}`,
             `API key (every ability; shown once): ${plainText}`,
             '',
           ].join('\n'),

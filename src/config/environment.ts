@@ -78,6 +78,18 @@ export class Environment {
   @Min(1)
   MISSED_CHAT_SECONDS = 300;
 
+  /** Days the audit log keeps its rows; the retention job deletes older ones. */
+  @Transform(toInteger)
+  @IsInt()
+  @Min(1)
+  AUDIT_RETENTION_DAYS = 365;
+
+  /** How often the retention job (audit log, sites' `retention_days`) runs: daily by default. */
+  @Transform(toInteger)
+  @IsInt()
+  @Min(1)
+  RETENTION_EVERY_SECONDS = 86400;
+
   @Transform(toBoolean)
   @IsBoolean()
   WEBHOOK_ALLOW_INSECURE = false;
@@ -130,6 +142,16 @@ export class Environment {
 
   @IsEmail({ require_tld: false })
   MAIL_FROM = 'no-reply@localhost';
+
+  /**
+   * SMTP connections each instance keeps open to SMTP_URL (a pool; each sends up to 100 mails
+   * before it is renewed). More connections send a burst faster where the relay allows them.
+   */
+  @Transform(toInteger)
+  @IsInt()
+  @Min(1)
+  @Max(64)
+  SMTP_POOL_SIZE = 8;
 
   /**
    * The domain of reply addresses (`reply+<token>@...`) and forwarding addresses; unset:
@@ -195,6 +217,86 @@ export class Environment {
   @IsInt()
   @Min(1)
   INBOUND_SMTP_RATE_PER_MINUTE = 60;
+
+  /**
+   * IMAP servers an inbox's mailbox may be on although loopback, private or the service's own
+   * database server: comma-separated `host`, `host:port` or CIDR entries (as
+   * DATA_LOOKUP_ALLOWED_HOSTS). Such a server may also be reached without TLS.
+   */
+  @Matches(ALLOWED_HOSTS, { message: 'must be comma-separated host, host:port or CIDR entries' })
+  IMAP_ALLOWED_HOSTS = '';
+
+  /**
+   * OpenID Connect issuers (and their endpoints) single sign-on may reach although loopback or
+   * private: comma-separated `host`, `host:port` or CIDR entries (as DATA_LOOKUP_ALLOWED_HOSTS).
+   * Such an issuer may also be reached over plain `http`.
+   */
+  @Matches(ALLOWED_HOSTS, { message: 'must be comma-separated host, host:port or CIDR entries' })
+  SSO_ALLOWED_HOSTS = '';
+
+  /**
+   * Websites a content import may read although loopback, private or the service's own database
+   * server: comma-separated `host`, `host:port` or CIDR entries (as DATA_LOOKUP_ALLOWED_HOSTS).
+   */
+  @Matches(ALLOWED_HOSTS, { message: 'must be comma-separated host, host:port or CIDR entries' })
+  CRAWL_ALLOWED_HOSTS = '';
+
+  /**
+   * An OpenAI-compatible `/chat/completions` endpoint for the answer bot's generative answers
+   * (e.g. `https://api.openai.com/v1`); without it (and LLM_MODEL) they are off.
+   */
+  @Transform(emptyToUndefined)
+  @IsOptional()
+  @Matches(/^https?:\/\/\S+$/, { message: 'must be an http(s) URL' })
+  LLM_BASE_URL?: string;
+
+  /** The key sent as `Authorization: Bearer` to LLM_BASE_URL (a secret: never logged). */
+  @Transform(emptyToUndefined)
+  @IsOptional()
+  @IsString()
+  LLM_API_KEY?: string;
+
+  /** The model named in each request to LLM_BASE_URL. */
+  @Transform(emptyToUndefined)
+  @IsOptional()
+  @IsString()
+  LLM_MODEL?: string;
+
+  /** How long a generated answer may take; past it the visitor is handed to the team at once. */
+  @Transform(toInteger)
+  @IsInt()
+  @Min(500)
+  LLM_TIMEOUT_MS = 15_000;
+
+  /** Pause in ms of each of a content import's two readers between two pages. */
+  @Transform(toInteger)
+  @IsInt()
+  @Min(0)
+  CRAWL_DELAY_MS = 250;
+
+  /** Deadline in ms of one page of a content import, first byte asked to last byte read. */
+  @Transform(toInteger)
+  @IsInt()
+  @Min(100)
+  CRAWL_PAGE_TIMEOUT_MS = 10_000;
+
+  /**
+   * Seconds between two looks into an inbox's IMAP mailbox (a server with IDLE also tells of new
+   * mail at once); also how often each instance looks for mailboxes to take over.
+   */
+  @Transform(toInteger)
+  @IsInt()
+  @Min(1)
+  IMAP_POLL_SECONDS = 60;
+
+  /**
+   * Agent notifications by email: at most one mail per agent and conversation (or ticket) in
+   * this many seconds; what happens in between is grouped into the next one.
+   */
+  @Transform(toInteger)
+  @IsInt()
+  @Min(1)
+  AGENT_NOTIFY_DIGEST_SECONDS = 300;
 
   @IsIn(LOG_LEVELS)
   LOG_LEVEL: (typeof LOG_LEVELS)[number] = 'info';
@@ -378,6 +480,25 @@ export class Environment {
   SOCKET_TRANSPORTS: 'websocket,polling' | 'websocket' = 'websocket,polling';
 
   /**
+   * On SIGTERM, how long the instance keeps serving after its readiness starts failing, so a
+   * load balancer that polls readiness stops sending it requests before it stops listening.
+   * Kubernetes' own `preStop` pause does this there (deploy/kubernetes), so the default is 0.
+   */
+  @Transform(toInteger)
+  @IsInt()
+  @Min(0)
+  SHUTDOWN_DRAIN_MS = 0;
+
+  /**
+   * On SIGTERM, how long running jobs may take to finish before they are handed back to the
+   * queue (another instance runs them again) and the worker stops.
+   */
+  @Transform(toInteger)
+  @IsInt()
+  @Min(0)
+  SHUTDOWN_JOB_WAIT_MS = 10_000;
+
+  /**
    * The bearer token `GET /metrics` requires. Unset (default): the route answers 404 and no
    * metric is counted.
    */
@@ -385,6 +506,16 @@ export class Environment {
   @IsOptional()
   @Matches(/^\S{16,}$/, { message: 'must be at least 16 characters without spaces' })
   METRICS_TOKEN?: string;
+
+  /**
+   * With metrics on: seconds between two background reads of the figures kept in the database
+   * (queue depths and oldest jobs, the outbox backlog), so a scrape never waits on them.
+   */
+  @Transform(toInteger)
+  @IsInt()
+  @Min(1)
+  @Max(300)
+  METRICS_SAMPLE_SECONDS = 5;
 
   /**
    * Platform administrators: comma-separated login addresses (besides those granted with

@@ -1,5 +1,5 @@
 import { type ChildProcess, execFileSync, spawn, spawnSync } from 'node:child_process';
-import { existsSync, promises as fs } from 'node:fs';
+import { existsSync, promises as fs, readFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import net from 'node:net';
 import path from 'node:path';
@@ -51,6 +51,41 @@ async function stopOrphanedServer(dataDir: string): Promise<void> {
   const deadline = Date.now() + 15_000;
   while (isAlive(pid) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
   if (isAlive(pid)) throw new Error(`An earlier PostgreSQL (pid ${pid}) still holds ${dataDir}`);
+}
+
+/** Whether `pid` is a live Node.js process (where /proc tells; elsewhere, any live process). */
+function isLiveNode(pid: number): boolean {
+  if (!isAlive(pid)) return false;
+  try {
+    return readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('node');
+  } catch {
+    return true;
+  }
+}
+
+/**
+ * Claims the data directory for this process (`<dataDir>/app.pid`). Another app still running on
+ * it would otherwise see its server as one left behind, stop it under that app, and take it over.
+ * A claim whose process is gone (killed with SIGKILL) is taken over. Answers the release.
+ */
+async function claimDataDir(dataDir: string): Promise<() => Promise<void>> {
+  const file = path.join(dataDir, 'app.pid');
+  if (existsSync(file)) {
+    const holder = Number((await fs.readFile(file, 'utf8')).trim());
+    if (Number.isInteger(holder) && holder > 0 && holder !== process.pid && isLiveNode(holder)) {
+      throw new Error(
+        `Another instance of the service (pid ${holder}) is running on DATA_DIR ${dataDir}. ` +
+          `Stop it first, or give this one a DATA_DIR of its own; ` +
+          `several instances share one database through DATABASE_URL. ` +
+          `(If that process is not the service, remove ${file}.)`,
+      );
+    }
+  }
+  await fs.writeFile(file, `${process.pid}\n`);
+  return async () => {
+    const current = await fs.readFile(file, 'utf8').catch(() => '');
+    if (Number(current.trim()) === process.pid) await fs.rm(file, { force: true });
+  };
 }
 
 /** The platform package ships its library symlinks as a list; recreate them if npm skipped that. */
@@ -240,9 +275,11 @@ export async function startEmbeddedPostgres(
   const passwordFile = path.resolve(dataDir, 'pg-password');
   const user = serverUser();
   let password: string;
+  let release: () => Promise<void>;
   if (!existsSync(path.join(databaseDir, 'PG_VERSION'))) {
     await makeDataDir(path.dirname(databaseDir), user);
     checkServerCanEnter(path.dirname(databaseDir), user);
+    release = await claimDataDir(dataDir);
     // A password of its own per data directory, readable only by the operator's account.
     password = randomBytes(18).toString('base64url');
     await fs.writeFile(passwordFile, `${password}\n`, { mode: 0o600 });
@@ -260,6 +297,7 @@ export async function startEmbeddedPostgres(
   } else {
     password = (await fs.readFile(passwordFile, 'utf8')).trim();
     checkServerCanEnter(path.dirname(databaseDir), user);
+    release = await claimDataDir(dataDir);
     await stopOrphanedServer(databaseDir);
   }
 
@@ -304,6 +342,7 @@ export async function startEmbeddedPostgres(
       // SIGINT is PostgreSQL's "fast" shutdown: roll back open transactions, checkpoint, exit.
       if (server.exitCode === null) server.kill('SIGINT');
       await exited;
+      await release();
     },
   };
 }

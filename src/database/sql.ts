@@ -11,7 +11,8 @@ export interface SqlExecutor {
  * transaction goes to it directly: TypeORM's `query()` makes a QueryRunner, broadcasts before and
  * after, times and wraps every statement, which on the busiest routes costs as much as the
  * driver's own work. Errors are wrapped in TypeORM's QueryFailedError all the same (the driver's
- * `code` and the rest copied).
+ * `code` and the rest copied). `driver.master` is TypeORM's, not public: pinned by
+ * test/e2e/framework-overrides.e2e-spec.ts.
  */
 function poolOf(executor: SqlExecutor): Pool | undefined {
   // The DataSource, or its own manager (a transaction's manager has a query runner).
@@ -26,6 +27,36 @@ function poolOf(executor: SqlExecutor): Pool | undefined {
   return typeof master?.query === 'function' ? master : undefined;
 }
 
+declare const rowType: unique symbol;
+
+/**
+ * A statement's text that also says what each of its rows is. Written with the `query` tag, so
+ * that SafeQL (`npm run check`, eslint.config.mjs) checks the text against the migrated schema
+ * and the row type against what PostgreSQL answers (with `handTyped`, the text only); a plain
+ * string (SQL put together from pieces at run time) is one too, unchecked.
+ */
+export type Query<T> = string & { readonly [rowType]?: T };
+
+/**
+ * The tag of a statement checked against the schema: `query<Row>\`SELECT ...\``. Its text is
+ * fixed (no `${}`: a piece of SQL spliced in would be checked as a parameter), parameters are
+ * `$1`..`$n` as everywhere. Without a type argument the statement must return no rows.
+ */
+export function query<T = never>(text: TemplateStringsArray): Query<T> {
+  return text[0];
+}
+
+/**
+ * The tag of a statement whose text is checked against the schema (tables, columns, parameters,
+ * syntax) but whose row type is written by hand: `handTyped<Row>\`SELECT ...\``. For the
+ * statements where SafeQL cannot say the real type (a nullable CHECK-listed column, JSON it cannot
+ * name, nullability it cannot prove; docs/decisions.md, "Issue 32: typed SQL"). Same text rules as
+ * `query`.
+ */
+export function handTyped<T = never>(text: TemplateStringsArray): Query<T> {
+  return text[0];
+}
+
 /**
  * Runs a statement and returns its rows. TypeORM answers UPDATE and DELETE on PostgreSQL with
  * `[rows, affectedCount]` instead of the rows; this evens that out so `RETURNING` reads the same
@@ -34,7 +65,7 @@ function poolOf(executor: SqlExecutor): Pool | undefined {
  */
 export async function sql<T>(
   executor: SqlExecutor,
-  text: string,
+  text: Query<T>,
   parameters: unknown[] = [],
   prepared?: string,
 ): Promise<T[]> {
@@ -64,40 +95,20 @@ export async function sql<T>(
 }
 
 /**
- * One page of a filtered list and the filter's total, in two queries sharing the same WHERE and
- * parameters. `where` uses $1..$n for `parameters`; LIMIT and OFFSET are appended after them.
- * `totalsFrom` names a table of trigger-kept counts (a `total` column, the same filter columns)
- * to sum instead of counting the rows.
+ * One page of a list and the list's total, two statements run side by side with the same
+ * `parameters` ($1..$n); `rows` takes LIMIT and OFFSET as $n+1 and $n+2. Each is written whole
+ * at its call site, so both are checked. `total` may count the rows, count at most so many
+ * (`SELECT count(*) ... FROM (SELECT 1 ... LIMIT 10000)`) or sum a table of trigger-kept totals.
  */
 export async function pageOf<T>(
   executor: SqlExecutor,
-  query: {
-    columns: string;
-    from: string;
-    where: string;
-    parameters: unknown[];
-    orderBy: string;
-    totalsFrom?: string;
-    /** Count at most this many rows (a search matching half a million messages says 10 000). */
-    countLimit?: number;
-  },
+  statements: { rows: Query<T>; total: Query<{ total: string }> },
+  parameters: unknown[],
   page: { perPage: number; offset: number },
 ): Promise<{ rows: T[]; total: number }> {
-  const next = query.parameters.length;
-  const total = query.totalsFrom
-    ? `SELECT coalesce(sum(total), 0) AS total FROM ${query.totalsFrom} WHERE ${query.where}`
-    : query.countLimit
-      ? `SELECT count(*) AS total FROM (SELECT 1 FROM ${query.from} WHERE ${query.where}
-         LIMIT ${Math.trunc(query.countLimit)}) AS counted`
-      : `SELECT count(*) AS total FROM ${query.from} WHERE ${query.where}`;
   const [rows, count] = await Promise.all([
-    sql<T>(
-      executor,
-      `SELECT ${query.columns} FROM ${query.from} WHERE ${query.where}
-       ORDER BY ${query.orderBy} LIMIT $${next + 1} OFFSET $${next + 2}`,
-      [...query.parameters, page.perPage, page.offset],
-    ),
-    sql<{ total: string }>(executor, total, query.parameters),
+    sql(executor, statements.rows, [...parameters, page.perPage, page.offset]),
+    sql(executor, statements.total, parameters),
   ]);
   return { rows, total: Number(count[0].total) };
 }

@@ -51,6 +51,24 @@ const WORKER_REPOSITORIES: Record<string, string[]> = {
 /** Writes that need not name the organization, and why. */
 const EXEMPT: { file: string; table: string; reason: string }[] = [
   {
+    file: 'modules/auth/sso.repository.ts',
+    table: 'sso_attempts',
+    reason:
+      'expired sign-in attempts of every organization are dropped, and a callback takes its own by state',
+  },
+  {
+    file: 'common/rate-limit/rate-limit.store.ts',
+    table: 'rate_limit_hits',
+    reason:
+      'rate-limit counters by their key, which names what is limited (an API key, an address)',
+  },
+  {
+    file: 'modules/privacy/privacy.repository.ts',
+    table: 'rate_limit_hits',
+    reason:
+      "an erased visitor's acknowledgement counter, by its key (which names the organization and the address)",
+  },
+  {
     file: 'modules/organizations/organizations.repository.ts',
     table: 'organizations',
     reason: "the organization's own row, by its id",
@@ -66,9 +84,30 @@ const EXEMPT: { file: string; table: string; reason: string }[] = [
     reason: "the signed-in user's own row (last seen), by the id its session names",
   },
   {
+    file: 'modules/agents/agents.repository.ts',
+    table: 'logins',
+    reason:
+      "a person's login (address, password), shared by its memberships in several organizations",
+  },
+  {
+    file: 'modules/auth/login-tokens.repository.ts',
+    table: 'login_tokens',
+    reason: "a login's mailed single-use links, found by their hash or the login's id",
+  },
+  ...['logins', 'login_recovery_codes', 'two_factor_challenges'].map((table) => ({
+    file: 'modules/auth/two-factor.repository.ts',
+    table,
+    reason: "a login's second factor, which spans its organizations, by the login's id or a hash",
+  })),
+  {
     file: 'modules/auth/login-failures.repository.ts',
     table: 'login_failures',
     reason: 'failed logins by address and client address, before any organization is known',
+  },
+  {
+    file: 'modules/audit/audit-log.repository.ts',
+    table: 'audit_log',
+    reason: 'the retention job deletes the expired rows of every organization',
   },
   {
     file: 'modules/idempotency/idempotency.repository.ts',
@@ -83,7 +122,34 @@ const EXEMPT: { file: string; table: string; reason: string }[] = [
  * makes the organization itself.
  */
 const UNSCOPED_METHODS: Record<string, string> = {
-  'agents.repository.ts findActiveByEmail': 'logging in: the email is the credential',
+  'sso.repository.ts takeAttempt':
+    'the single sign-on callback, before any organization is known: the state is the credential',
+  'conversations.repository.ts wakeDue':
+    'the snooze sweep wakes the due conversations of every organization (each answers its own)',
+  'agents.repository.ts ensureLogin': 'the login of an address, which spans organizations',
+  'agents.repository.ts findLoginByEmail': 'logging in: the email is the credential',
+  'agents.repository.ts findLogin': "the signed-in login's own row, by the id its session names",
+  'agents.repository.ts memberships': "the signed-in login's own memberships (the switcher)",
+  'agents.repository.ts markLoginVerified': 'a login, by the id a used mailed link named',
+  'agents.repository.ts setPasswordHash':
+    "a login's password, by its id (from a session or a link)",
+  'agents.repository.ts avatarByToken': 'an avatar address, the capability itself',
+  'two-factor.repository.ts state': "the signed-in (or challenged) login's own two-factor state",
+  'two-factor.repository.ts setPending': "the signed-in login's own setup",
+  'two-factor.repository.ts enable': "the signed-in login's own setup",
+  'two-factor.repository.ts disable': "the signed-in login's own two-factor",
+  'two-factor.repository.ts useStep': 'the login a challenge or session named',
+  'two-factor.repository.ts useRecoveryCode': 'the login a challenge named',
+  'two-factor.repository.ts recoveryCodesLeft': "the signed-in login's own codes",
+  'two-factor.repository.ts insertChallenge':
+    'a login challenge, before any organization is chosen',
+  'two-factor.repository.ts lockChallenge': 'a login challenge, found by its hash: the capability',
+  'two-factor.repository.ts failChallenge': 'the challenge just found',
+  'two-factor.repository.ts finishChallenge': 'the challenge just found',
+  'invitations.repository.ts lockByToken': 'an invitation link, found by its hash: the capability',
+  'login-tokens.repository.ts insert': "a login's mailed link, by the login's id",
+  'login-tokens.repository.ts consume': 'a mailed link, found by its hash: the capability',
+  'sessions.repository.ts deleteAllOfLogin': "the signed-in login's own sessions",
   'api-keys.repository.ts findActiveByHash': 'an API key, found by its hash',
   'sites.repository.ts findActiveByWidgetKey': 'a widget key, the public credential of one site',
   'attachments.repository.ts byToken': 'a download link, the capability itself',
@@ -100,10 +166,16 @@ const UNSCOPED_METHODS: Record<string, string> = {
   'idempotency.repository.ts complete': 'keyed by the API key',
   'idempotency.repository.ts release': 'keyed by the API key',
   'idempotency.repository.ts purgeExpired': 'housekeeping by age, reads nothing out',
+  'privacy.repository.ts expiredConversations':
+    'the retention job reads ids of expired conversations; each erasure then names its organization',
+  'audit-log.repository.ts deleteOlderThan':
+    'the retention job: housekeeping by age, reads nothing out',
   'account-login.repository.ts lockVisitorCodes':
     'an advisory lock on the visitor id, reads no row',
   'email-inboxes.repository.ts findForMail':
     'an incoming mail names its inbox by forwarding token or support address, before any organization',
+  'email-inboxes.repository.ts imapMailboxes':
+    'the IMAP pollers share out the inboxes that read a mailbox; each lease and status write names the organization',
   'mail.repository.ts findToken': 'a reply or unsubscribe token, found by its hash: the capability',
   'mail.repository.ts staleQueued':
     'the re-queue sweep reads ids of stuck mails only; each job then names its organization',

@@ -4,6 +4,10 @@ export enum QueueName {
   WebhookDeliveries = 'webhook-deliveries',
   OutgoingMail = 'outgoing-mail',
   ConversationMail = 'conversation-mail',
+  AgentNotifications = 'agent-notifications',
+  AuditRetention = 'audit-retention',
+  VisitorRetention = 'visitor-retention',
+  ContentImport = 'content-import',
 }
 
 /** A conversation to mark `missed` if it is still waiting when the job comes due. */
@@ -38,4 +42,19 @@ export interface OutgoingMailJob {
 export interface ConversationMailJob {
   organizationId: string;
   conversationId: string;
+}
+
+/** One agent's notifications about one conversation or ticket, mailed together when due. */
+export interface AgentNotificationJob {
+  organizationId: string;
+  userId: string;
+  conversationId?: string;
+  ticketId?: string;
+}
+
+/** One import of a site's pages (the content_imports row holds the rest); `startedAt` names the run. */
+export interface ContentImportJob {
+  organizationId: string;
+  siteId: string;
+  startedAt: string;
 }

@@ -1,16 +1,15 @@
 import type { Page } from 'playwright-core';
 import request from 'supertest';
 import { addMember, uniqueEmail } from '../factories/identity';
-import { type AppProcess, eventually, startApp, freePort } from '../utils/app-process';
+import { type AppProcess, eventually } from '../utils/app-process';
 import {
   browserAvailable,
-  launchBrowser,
   screenshotOnFailure,
   seriousAxeViolations,
   type TestBrowser,
 } from '../utils/browser';
-import { createTestDatabase, dropTestDatabase } from '../utils/database';
 import { connect, type TestSocket } from '../utils/sockets';
+import { type DashboardSuite, startDashboardSuite } from '../utils/dashboard-suite';
 
 const describeIfBrowser = browserAvailable() ? describe : describe.skip;
 
@@ -25,7 +24,7 @@ interface Session {
  * writes and the agent hears it and answers live, and a ticket is worked to resolved.
  */
 describeIfBrowser('the agent dashboard: inbox and tickets', () => {
-  let databaseUrl: string;
+  let suite: DashboardSuite;
   let app: AppProcess;
   let browser: TestBrowser;
   let service: string;
@@ -54,21 +53,14 @@ describeIfBrowser('the agent dashboard: inbox and tickets', () => {
   const step = screenshotOnFailure('dashboard-desk', () => page);
 
   beforeAll(async () => {
-    databaseUrl = await createTestDatabase();
-    // The browser talks to the service directly (the validating proxy carries no WebSocket), at
-    // its PUBLIC_URL: cookie requests (and the cookie's socket) must come from that origin.
-    const port = await freePort();
-    service = `http://127.0.0.1:${port}`;
-    app = await startApp({ DATABASE_URL: databaseUrl, PORT: String(port), PUBLIC_URL: service });
-    browser = await launchBrowser({ viewport: { width: 1440, height: 900 } });
+    // The owner registers through the page.
+    ({ app, service, browser } = suite = await startDashboardSuite({ organization: false }));
     page = await browser.newPage();
   });
 
   afterAll(async () => {
     for (const socket of sockets) socket.close();
-    await browser?.close();
-    await app?.stop();
-    await dropTestDatabase(databaseUrl);
+    await suite?.stop();
   });
 
   step('sends a visitor without a session to the login page, which passes axe', async () => {
@@ -138,16 +130,28 @@ describeIfBrowser('the agent dashboard: inbox and tickets', () => {
     await visitorSays('It was order 1234.');
     await log.getByText('It was order 1234.').waitFor();
 
-    // A canned response: `/ship` offers it, Tab inserts it, Enter then sends it.
-    await request(app.url)
-      .post('/api/agent/canned-responses')
-      .set(agentApi())
-      .send({ shortcut: 'shipping', body: 'Parcels leave our warehouse within two days.' })
-      .expect(201);
+    // A canned response: `/ship` offers them, the arrow keys choose, Tab inserts, Enter sends.
+    for (const [shortcut, body] of [
+      ['shipnorway', 'We ship to Norway in five days.'],
+      ['shipping', 'Parcels leave our warehouse within two days.'],
+    ]) {
+      await request(app.url)
+        .post('/api/agent/canned-responses')
+        .set(agentApi())
+        .send({ shortcut, body })
+        .expect(201);
+    }
     const reply = page.getByRole('textbox', { name: 'Reply' });
     await reply.fill('/ship');
-    const canned = page.getByRole('group', { name: 'Canned responses' });
-    await canned.getByText('Parcels leave our warehouse within two days.').waitFor();
+    const canned = page.getByRole('listbox', { name: 'Canned responses' });
+    await canned.getByRole('option', { selected: true }).getByText('/shipnorway').waitFor();
+    await reply.press('ArrowDown');
+    const chosen = canned.getByRole('option', { selected: true });
+    await chosen.getByText('Parcels leave our warehouse within two days.').waitFor();
+    expect(await reply.getAttribute('aria-activedescendant')).toBe(await chosen.getAttribute('id'));
+    await reply.press('ArrowUp');
+    await canned.getByRole('option', { selected: true }).getByText('/shipnorway').waitFor();
+    await reply.press('ArrowUp');
     await reply.press('Tab');
     await expect(reply.inputValue()).resolves.toBe('Parcels leave our warehouse within two days.');
     // The answer to the send comes late (as on a slow network, or a loaded CI machine): the
@@ -305,7 +309,13 @@ describeIfBrowser('the agent dashboard: inbox and tickets', () => {
         ['Your parcel is on its way again.', false],
       ]),
     );
+    // The history names who did what, in the catalog's words.
+    const activity = page.getByRole('region', { name: 'Activity' });
+    await activity.getByText('Olivia Owner opened the ticket').waitFor();
+    await activity.getByText('Olivia Owner changed the status from Open to Resolved').waitFor();
+    await activity.getByText('Olivia Owner assigned it to Olivia Owner').waitFor();
     await noSeriousViolations();
+    await page.screenshot({ path: '/tmp/dashboard-ticket.png', fullPage: true });
 
     // The list filters by status and finds it by number or subject.
     await page.getByRole('link', { name: 'All tickets' }).click();
@@ -416,8 +426,18 @@ describeIfBrowser('the agent dashboard: inbox and tickets', () => {
     await header.getByText('shipping', { exact: true }).first().waitFor();
     const select = page.getByRole('combobox', { name: 'Labels' });
     await select.click();
+    // Each label shows its colour (a dot beside the name), in the picker and in the list.
+    await page
+      .getByRole('option', { name: 'billing', exact: true })
+      .locator('[data-label-color="#8250df"]')
+      .waitFor();
     await page.getByRole('option', { name: 'billing', exact: true }).click();
     await eventually(async () => (await labelIds()).sort().join() === 'billing,shipping');
+    await page
+      .getByRole('link', { name: /Walter Visitor/ })
+      .first()
+      .locator('[data-label-color="#8250df"]')
+      .waitFor();
     await page.keyboard.press('Escape');
     await noSeriousViolations();
     // Picking a chosen label again takes it off.
@@ -425,6 +445,31 @@ describeIfBrowser('the agent dashboard: inbox and tickets', () => {
     await page.getByRole('option', { name: 'billing', exact: true }).click();
     await eventually(async () => (await labelIds()).join() === 'shipping');
     await expect(header.getByText('billing', { exact: true }).count()).resolves.toBe(0);
+  });
+
+  step('turns the conversation into a ticket, linked both ways', async () => {
+    await page.goto(`${service}/inbox/${latestId}`);
+    const header = page.getByRole('region', { name: 'Conversation with Walter Visitor' });
+    await header.getByRole('button', { name: 'Create ticket' }).click();
+    const dialog = page.getByRole('dialog', { name: 'New ticket' });
+    // Filled from the chat: the visitor's first words, their lines, their name.
+    const subject = await dialog.getByLabel('Subject').inputValue();
+    expect(subject.length).toBeGreaterThan(0);
+    expect(await dialog.getByLabel('Description').inputValue()).toContain(
+      subject.replace(/…$/, ''),
+    );
+    expect(await dialog.getByLabel('Customer name').inputValue()).toBe('Walter Visitor');
+    await dialog.getByLabel('Subject').fill('Walter wants a refund');
+    await noSeriousViolations();
+    await dialog.getByRole('button', { name: 'Create ticket' }).click();
+    await page.getByRole('heading', { name: 'Walter wants a refund' }).waitFor();
+    await page.getByRole('link', { name: 'Open the chat' }).click();
+    await page
+      .getByRole('note', { name: 'Tickets from this chat' })
+      .getByRole('link', { name: /Walter wants a refund/ })
+      .waitFor();
+    expect(new URL(page.url()).pathname).toBe(`/inbox/${latestId}`);
+    await noSeriousViolations();
   });
 
   step('attaches an image to a reply and previews it in the thread', async () => {
@@ -492,7 +537,10 @@ describeIfBrowser('the agent dashboard: inbox and tickets', () => {
     await page.getByLabel('Search text').fill('order 1234');
     await page.getByLabel('Search text').press('Enter');
     const results = page.getByRole('region', { name: 'Results' });
-    await results.getByText('It was order 1234.').waitFor();
+    const hit = results.getByRole('listitem').filter({ hasText: 'It was order 1234.' });
+    await hit.waitFor();
+    // The hit names the visitor who wrote it.
+    await hit.getByRole('link', { name: /^Message from (?!a visitor)/ }).waitFor();
     await noSeriousViolations();
     await page.getByRole('radio', { name: 'Tickets' }).focus();
     await page.keyboard.press('ArrowRight');
@@ -504,7 +552,7 @@ describeIfBrowser('the agent dashboard: inbox and tickets', () => {
   step('changes the password on the account page', async () => {
     await page.goto(`${service}/inbox`);
     await page.getByRole('button', { name: 'Account menu for Olivia Owner' }).click();
-    await page.getByRole('menuitem', { name: 'Account and password' }).click();
+    await page.getByRole('menuitem', { name: 'Profile and security' }).click();
     // axe runs on the page, not on the account menu while it fades out.
     await page.getByRole('menu').waitFor({ state: 'detached' });
     await page.getByLabel('Current password').fill(owner.password);

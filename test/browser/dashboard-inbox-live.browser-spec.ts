@@ -1,15 +1,14 @@
 import type { Page } from 'playwright-core';
 import request from 'supertest';
-import { addMember, type Registered, registerOrganization } from '../factories/identity';
-import { type AppProcess, eventually, startApp, freePort } from '../utils/app-process';
+import { addMember, type Registered } from '../factories/identity';
+import { type AppProcess, eventually } from '../utils/app-process';
 import {
   browserAvailable,
-  launchBrowser,
   screenshotOnFailure,
   seriousAxeViolations,
   type TestBrowser,
 } from '../utils/browser';
-import { createTestDatabase, dropTestDatabase } from '../utils/database';
+import { type DashboardSuite, startDashboardSuite } from '../utils/dashboard-suite';
 
 const describeIfBrowser = browserAvailable() ? describe : describe.skip;
 
@@ -55,7 +54,7 @@ const setHidden = (page: Page, hidden: boolean) =>
  * keyboard. Each test opens its own page.
  */
 describeIfBrowser('the agent dashboard: history, notifications and keyboard', () => {
-  let databaseUrl: string;
+  let suite: DashboardSuite;
   let app: AppProcess;
   let browser: TestBrowser;
   let service: string;
@@ -100,20 +99,13 @@ describeIfBrowser('the agent dashboard: history, notifications and keyboard', ()
   const step = screenshotOnFailure('dashboard-live', () => page);
 
   beforeAll(async () => {
-    databaseUrl = await createTestDatabase();
-    const port = await freePort();
-    service = `http://127.0.0.1:${port}`;
-    app = await startApp({ DATABASE_URL: databaseUrl, PORT: String(port), PUBLIC_URL: service });
-    browser = await launchBrowser({ viewport: { width: 1440, height: 900 } });
+    ({ app, service, browser, owner } = suite = await startDashboardSuite({
+      organization: 'Acme Live',
+    }));
     await browser.context.grantPermissions(['notifications'], { origin: service });
-    owner = await registerOrganization(app.url, 'Acme Live');
   });
 
-  afterAll(async () => {
-    await browser?.close();
-    await app?.stop();
-    await dropTestDatabase(databaseUrl);
-  });
+  afterAll(() => suite?.stop());
 
   step('loads a long history as the agent scrolls back, keeping the place', async () => {
     const chat = await startChat('Hannah History', 'Message 1');

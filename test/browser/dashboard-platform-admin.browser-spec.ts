@@ -8,24 +8,26 @@ import {
   type Registered,
   uniqueEmail,
 } from '../factories/identity';
-import { type AppProcess, eventually, freePort, startApp } from '../utils/app-process';
+import { type AppProcess, eventually } from '../utils/app-process';
 import {
   browserAvailable,
   launchBrowser,
   seriousAxeViolations,
   type TestBrowser,
 } from '../utils/browser';
-import { createTestDatabase, dropTestDatabase } from '../utils/database';
+import { startReceiver } from '../utils/webhook-receiver';
+import { type DashboardSuite, startDashboardSuite } from '../utils/dashboard-suite';
 
 const describeIfBrowser = browserAvailable() ? describe : describe.skip;
 
 /**
  * The dashboard's Admin area as a platform administrator uses it (DESIGN section 13): find and
  * suspend an organization (whose members then see why, and whose widget answers 402), resume it,
- * retry and remove a failed job, see the running instance. A member sees no Admin entry.
+ * retry and remove a failed job, read the failing webhook endpoints and mails, see the running
+ * instance. A member sees no Admin entry.
  */
 describeIfBrowser('dashboard: platform administration', () => {
-  let databaseUrl: string;
+  let suite: DashboardSuite;
   let app: AppProcess;
   let browser: TestBrowser;
   let service: string;
@@ -41,31 +43,23 @@ describeIfBrowser('dashboard: platform administration', () => {
   };
 
   beforeAll(async () => {
-    databaseUrl = await createTestDatabase();
-    const port = await freePort();
-    service = `http://127.0.0.1:${port}`;
-    app = await startApp({
-      PORT: String(port),
-      PUBLIC_URL: service,
-      DATABASE_URL: databaseUrl,
-      PLATFORM_ADMIN_EMAILS: adminEmail,
-    });
+    // The platform's administrator registers an organization of its own, by its address.
+    ({ app, service, browser } = suite = await startDashboardSuite({
+      env: { PLATFORM_ADMIN_EMAILS: adminEmail },
+      organization: false,
+      viewport: null,
+    }));
     const password = `pw-${randomBytes(8).toString('hex')}`;
     await request(app.url)
       .post('/api/agent/auth/register')
       .send({ organization_name: 'Operators', name: 'Olga Ops', email: adminEmail, password })
       .expect(201);
     customer = await registerOrganization(app.url, 'Customer Co');
-    browser = await launchBrowser();
     page = await browser.newPage();
     await login(page, adminEmail, password);
   });
 
-  afterAll(async () => {
-    await browser?.close();
-    await app?.stop();
-    await dropTestDatabase(databaseUrl);
-  });
+  afterAll(() => suite?.stop());
 
   it('finds an organization, suspends it with a reason its members read, and resumes it', async () => {
     await page.goto(`${service}/inbox`);
@@ -142,7 +136,9 @@ describeIfBrowser('dashboard: platform administration', () => {
 
   it('shows queue health, and retries and removes a failed job', async () => {
     setDefaultBackendFactory(createPostgresBackend);
-    const queue = new Queue('missed-chats', { connection: { connectionString: databaseUrl } });
+    const queue = new Queue('missed-chats', {
+      connection: { connectionString: suite.databaseUrl },
+    });
     let id: string;
     try {
       const job = await queue.add('broken', { organizationId: 'x', conversationId: 'y' });
@@ -163,6 +159,62 @@ describeIfBrowser('dashboard: platform administration', () => {
     await failed.getByRole('button', { name: `Remove job ${id}` }).click();
     await failed.waitFor({ state: 'detached' });
     expect(await seriousAxeViolations(page)).toEqual([]);
+  });
+
+  it('lists failing webhook endpoints and mails given up on', async () => {
+    const receiver = await startReceiver(() => ({ status: 503 }));
+    try {
+      await request(app.url)
+        .post('/api/agent/webhooks')
+        .set('Authorization', `Bearer ${customer.token}`)
+        .send({ url: `${receiver.url}/hooks`, events: ['message.received'] })
+        .expect(201);
+      const session = await request(app.url)
+        .post('/api/widget/init')
+        .send({ widget_key: customer.site.widget_key })
+        .expect(200);
+      await request(app.url)
+        .post('/api/widget/messages')
+        .set('Authorization', `Bearer ${session.body.session_token as string}`)
+        .send({ body: 'Hello?' })
+        .expect(201);
+      // SMTP_URL is unset here: the test mail fails at once.
+      await request(app.url)
+        .post('/api/agent/mail-log/test')
+        .set('Authorization', `Bearer ${customer.token}`)
+        .send({})
+        .expect(201);
+      await eventually(async () => receiver.received.length > 0);
+
+      await page.goto(`${service}/admin?tab=failures`);
+      const hooks = page.getByRole('table', { name: 'Failing webhook endpoints' });
+      const row = hooks.getByRole('row').filter({ hasText: `${receiver.url}/hooks` });
+      // The console refreshes on its own; a reload is what an operator would do sooner.
+      await eventually(async () => {
+        if ((await row.getByText('HTTP 503').count()) > 0) return true;
+        await page.reload();
+        await hooks.waitFor();
+        return false;
+      }, 30_000);
+      await row.getByRole('cell', { name: 'Customer Co' }).waitFor();
+      const mails = page.getByRole('table', { name: 'Mails given up on' });
+      // The test mail's row (the visitor's message also mailed the owners a notification, which
+      // failed the same way: several rows of the organization).
+      const mail = mails
+        .getByRole('row')
+        .filter({ hasText: 'Customer Co' })
+        .filter({ has: page.getByRole('cell', { name: 'test', exact: true }) });
+      await mail.getByRole('cell', { name: 'example.test', exact: true }).waitFor();
+      await mail.getByText('SMTP_URL is unset').waitFor();
+      // The day's count: the test mail and the owners' notification of the visitor's message.
+      const day = page.getByText(/^\d+ in the last 24 hours$/);
+      await day.waitFor();
+      const failedToday = Number(/^\d+/.exec((await day.textContent()) ?? '')?.[0]);
+      expect(failedToday).toBeGreaterThanOrEqual(1);
+      expect(await seriousAxeViolations(page)).toEqual([]);
+    } finally {
+      await receiver.close();
+    }
   });
 
   it('lists the running instance', async () => {

@@ -1,15 +1,10 @@
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import request from 'supertest';
-import { type Registered, registerOrganization, uniqueEmail } from '../factories/identity';
-import { type AppProcess, eventually, startApp, freePort } from '../utils/app-process';
-import {
-  seriousAxeViolations,
-  browserAvailable,
-  launchBrowser,
-  type TestBrowser,
-} from '../utils/browser';
-import { createTestDatabase, dropTestDatabase } from '../utils/database';
+import { type Registered, uniqueEmail } from '../factories/identity';
+import { type AppProcess, eventually } from '../utils/app-process';
+import { seriousAxeViolations, browserAvailable, type TestBrowser } from '../utils/browser';
+import { type DashboardSuite, startDashboardSuite } from '../utils/dashboard-suite';
 
 const describeIfBrowser = browserAvailable() ? describe : describe.skip;
 
@@ -18,7 +13,7 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** The reports page shows what the reports API counts, filters by agent and exports CSV. */
 describeIfBrowser('dashboard reports', () => {
-  let databaseUrl: string;
+  let suite: DashboardSuite;
   let app: AppProcess;
   let browser: TestBrowser;
   let service: string;
@@ -55,11 +50,11 @@ describeIfBrowser('dashboard reports', () => {
       .expect(200);
   };
 
-  const review = (chat: { sessionToken: string }, rating: number) =>
+  const review = (chat: { sessionToken: string }, rating: number, comment?: string) =>
     request(app.url)
       .post('/api/widget/reviews')
       .set(auth(chat.sessionToken))
-      .send({ rating })
+      .send({ rating, comment })
       .expect(201);
 
   /** The API's own figures for the range the page opens on (the last 30 days). */
@@ -79,6 +74,7 @@ describeIfBrowser('dashboard reports', () => {
         average: number | null;
         count: number;
       };
+      comments: { conversation_id: number }[];
     };
   };
 
@@ -101,18 +97,10 @@ describeIfBrowser('dashboard reports', () => {
   const stat = (label: string) => page.getByLabel(new RegExp(`^${label}: `));
 
   beforeAll(async () => {
-    databaseUrl = await createTestDatabase();
-    // The browser talks to the service directly at its PUBLIC_URL: cookie requests must come
-    // from that origin.
-    const port = await freePort();
-    service = `http://127.0.0.1:${port}`;
-    app = await startApp({
-      PORT: String(port),
-      PUBLIC_URL: service,
-      DATABASE_URL: databaseUrl,
-      MISSED_CHAT_SECONDS: String(MISSED_SECONDS),
-    });
-    owner = await registerOrganization(app.url, 'Acme');
+    ({ app, service, browser, owner } = suite = await startDashboardSuite({
+      env: { MISSED_CHAT_SECONDS: String(MISSED_SECONDS) },
+      viewport: { width: 1360, height: 900 },
+    }));
     ada = await member('Ada Agent');
     ben = await member('Ben Agent');
 
@@ -128,7 +116,7 @@ describeIfBrowser('dashboard reports', () => {
     const missed = await startChat();
     await review(first, 5);
     await review(second, 4);
-    await review(third, 2);
+    await review(third, 2, 'I waited a long time for an answer.');
     await eventually(
       async () => {
         const inbox = await request(app.url)
@@ -140,19 +128,11 @@ describeIfBrowser('dashboard reports', () => {
       (MISSED_SECONDS + 20) * 1000,
     );
 
-    browser = await launchBrowser({ viewport: { width: 1360, height: 900 } });
+    await suite.logIn();
     page = await browser.newPage();
-    const login = await page.request.post(`${service}/api/agent/auth/login`, {
-      data: { email: owner.user.email, password: owner.password },
-    });
-    expect(login.status()).toBe(200);
   });
 
-  afterAll(async () => {
-    await browser?.close();
-    await app?.stop();
-    await dropTestDatabase(databaseUrl);
-  });
+  afterAll(() => suite?.stop());
 
   it('shows the counts the API reports, for everyone and for one agent', async () => {
     const conversations = await apiReport('conversations');
@@ -179,6 +159,21 @@ describeIfBrowser('dashboard reports', () => {
     const perAgent = page.getByRole('table', { name: 'Per agent', exact: true });
     await perAgent.getByRole('row', { name: 'Ada Agent 2 0 0.0%' }).waitFor();
     await perAgent.getByRole('row', { name: 'Ben Agent 1 0 0.0%' }).waitFor();
+    // The per-site table is as tall as its rows: no stretched row beside the per-agent table.
+    const perSite = page.getByRole('table', { name: 'Per site', exact: true });
+    const rowHeights = await perSite
+      .getByRole('row')
+      .evaluateAll((rows) => rows.map((row) => row.getBoundingClientRect().height));
+    expect(Math.max(...rowHeights)).toBeLessThan(Math.min(...rowHeights) * 1.5);
+    // The rating comments, by the agent of the chat, with a link to it.
+    const comments = page.getByRole('region', { name: 'What visitors wrote' });
+    const comment = comments.getByRole('listitem').filter({
+      hasText: 'I waited a long time for an answer.',
+    });
+    await comment.getByText('2 of 5').waitFor();
+    expect(
+      await comment.getByRole('link', { name: 'Open the conversation' }).getAttribute('href'),
+    ).toBe(`/inbox/${csat.comments[0].conversation_id}`);
     // The charts are drawn.
     await page.getByRole('img', { name: /^Conversations and missed chats per day/ }).waitFor();
     await page.getByRole('img', { name: /How many conversations got each rating/ }).waitFor();

@@ -2,13 +2,15 @@ import type { FrameLocator, Page } from 'playwright-core';
 import type { Pool } from 'pg';
 import request from 'supertest';
 import { registerOrganization as register, type Registered } from '../factories/identity';
-import { type AppProcess, startApp } from '../utils/app-process';
+import { type AppProcess, eventually, startApp } from '../utils/app-process';
 import {
   browserAvailable,
   hostPage,
   launchBrowser,
   startHostSite,
   type TestBrowser,
+  typeInto,
+  openChat,
 } from '../utils/browser';
 import { dataLookupClient } from '../utils/data-lookup-client';
 import { createTestDatabase, dropTestDatabase, pool } from '../utils/database';
@@ -78,7 +80,7 @@ describeIfBrowser('the widget menu: account login, record search, lookup tables,
     const site = await startHostSite({ '/': hostPage(service, org.site.widget_key) });
     const page = await browser.newPage();
     await page.goto(site.url);
-    await page.getByRole('button', { name: 'Open chat' }).click({ timeout: 15_000 });
+    await openChat(page);
     const frame = page.frameLocator('iframe[title="Chat"]');
     await frame.getByRole('textbox', { name: 'Message' }).waitFor({ timeout: 15_000 });
     return {
@@ -125,13 +127,13 @@ describeIfBrowser('the widget menu: account login, record search, lookup tables,
     const { frame } = widget;
     try {
       await openMenu(frame, 'Log in to your account');
-      await frame.getByRole('textbox', { name: 'Email or mobile number' }).fill(ADA.mobile);
+      await typeInto(frame.getByRole('textbox', { name: 'Email or mobile number' }), ADA.mobile);
       await frame.getByRole('button', { name: 'Continue' }).click();
       const codeBox = frame.getByRole('textbox', { name: '6-digit code' });
       await codeBox.waitFor();
       // The code goes to the account's email, whatever identifier was typed.
       const mail = await smtp.next(ADA.email);
-      await codeBox.fill(codeOf(mail));
+      await typeInto(codeBox, codeOf(mail));
       await frame.getByRole('button', { name: 'Verify' }).click();
       await frame
         .getByRole('status')
@@ -140,7 +142,7 @@ describeIfBrowser('the widget menu: account login, record search, lookup tables,
 
       await frame.getByRole('button', { name: 'Back to chat' }).click();
       await openMenu(frame, 'Find a payment');
-      await frame.getByRole('textbox', { name: 'Transaction ID' }).fill('TXN-A2');
+      await typeInto(frame.getByRole('textbox', { name: 'Transaction ID' }), 'TXN-A2');
       await frame.getByRole('button', { name: 'Search' }).click();
       const results = frame.getByRole('region', { name: 'Find a payment' });
       await results.getByRole('table').waitFor();
@@ -151,7 +153,7 @@ describeIfBrowser('the widget menu: account login, record search, lookup tables,
       // A keyword gets the rule's first page as a bot reply table, "more" the next page.
       await frame.getByRole('button', { name: 'Back to chat' }).click();
       const box = frame.getByRole('textbox', { name: 'Message' });
-      await box.fill('Where are my orders?');
+      await typeInto(box, 'Where are my orders?');
       await box.press('Enter');
       const log = frame.getByRole('log', { name: 'Messages' });
       const firstPage = log.getByRole('table');
@@ -170,6 +172,63 @@ describeIfBrowser('the widget menu: account login, record search, lookup tables,
     }
   });
 
+  it("speaks the visitor's language: the login reply, and a refusal worded from the catalog (issue 32)", async () => {
+    const org = await registerOrganization(app.url, 'Laden');
+    await dataLookupClient(app.url).setUp(org, shopSettings(owner.readerUrl));
+    const site = await startHostSite({
+      '/': hostPage(service, org.site.widget_key).replace(
+        'data-widget-key=',
+        'data-locale="de" data-widget-key=',
+      ),
+    });
+    const page = await browser.newPage();
+    try {
+      await page.goto(site.url);
+      await openChat(page);
+      const frame = page.frameLocator('iframe[title="Chat"]');
+      await frame.getByRole('textbox', { name: 'Nachricht' }).waitFor({ timeout: 15_000 });
+      await frame.getByRole('button', { name: 'Weitere Optionen' }).click();
+      await frame
+        .getByRole('navigation', { name: 'Weitere Optionen' })
+        // The site's own label (its settings hold the English default).
+        .getByRole('button', { name: 'Log in to your account' })
+        .click();
+      await typeInto(
+        frame.getByRole('textbox', { name: 'E-Mail oder Handynummer' }),
+        'nobody@example.test',
+      );
+      await frame.getByRole('button', { name: 'Weiter', exact: true }).click();
+      // The bot's reply, in German (the server picks it by the visitor's language).
+      await frame
+        .getByText('Wir konnten kein Konto mit dieser E-Mail-Adresse oder Mobilnummer finden.')
+        .waitFor();
+
+      // The site switches account login off meanwhile: the 403's reason (account_login_disabled)
+      // is shown in the catalog's German, never the API's English text.
+      await request(app.url)
+        .patch(`/api/agent/sites/${org.site.id}`)
+        .set('Authorization', `Bearer ${org.token}`)
+        .send({ widget_settings: { visitor_account_login: { enabled: false } } })
+        .expect(200);
+      await frame.getByRole('button', { name: 'Weiter', exact: true }).click();
+      await frame.getByText('Die Anmeldung bei Ihrem Konto ist hier nicht verfügbar.').waitFor();
+      expect(
+        await frame.getByText('Visitor account login is not enabled for this site.').count(),
+      ).toBe(0);
+      if (process.env.SCREENSHOT_DIR) {
+        for (const width of [1440, 390]) {
+          await page.setViewportSize({ width, height: 900 });
+          await page.screenshot({
+            path: `${process.env.SCREENSHOT_DIR}/widget-reason-de-${width}.png`,
+          });
+        }
+      }
+    } finally {
+      await page.close();
+      await site.close();
+    }
+  });
+
   it('books a free slot of a day within advance_days and confirms it with the formatted time', async () => {
     const org = await registerOrganization(app.url, 'Clinic');
     await request(app.url)
@@ -183,17 +242,25 @@ describeIfBrowser('the widget menu: account login, record search, lookup tables,
       await openMenu(frame, 'Book a time');
       const day = frame.getByRole('combobox', { name: 'Day' });
       await day.waitFor();
-      // Today and the five days after it: the service's last_date ends the picker.
-      await day.getByRole('option').nth(5).waitFor({ state: 'attached' });
-      const days = await day
-        .locator('option')
-        .evaluateAll((options) =>
-          options.map((option) => (option as unknown as { value: string }).value),
-        );
-      expect(days).toHaveLength(6);
+      // Today and the five days after it (the service's last_date ends the picker), only the
+      // weekdays with working hours (Monday to Friday by default).
+      const expected = Array.from({ length: 6 }, (_, i) => {
+        const date = new Date(Date.now() + i * 24 * 3600_000);
+        return date.toISOString().slice(0, 10);
+      }).filter((date) => ![0, 6].includes(new Date(`${date}T12:00:00Z`).getUTCDay()));
+      const options = () =>
+        day
+          .locator('option')
+          .evaluateAll((all) =>
+            all.map((option) => (option as unknown as { value: string }).value),
+          );
+      const days = await eventually(async () => {
+        const now = await options();
+        return JSON.stringify(now) === JSON.stringify(expected) && now;
+      });
       await checkFirstFreeSlot(frame, days);
-      await frame.getByRole('textbox', { name: 'Name' }).fill('Grace Hopper');
-      await frame.getByRole('textbox', { name: 'Email' }).fill('grace@example.test');
+      await typeInto(frame.getByRole('textbox', { name: 'Name' }), 'Grace Hopper');
+      await typeInto(frame.getByRole('textbox', { name: 'Email' }), 'grace@example.test');
       await frame.getByRole('button', { name: 'Book' }).click();
       const confirmed = frame.getByRole('status').filter({ hasText: 'Booked:' });
       await confirmed.waitFor();
@@ -229,7 +296,7 @@ describeIfBrowser('the widget menu: account login, record search, lookup tables,
             options.map((option) => (option as unknown as { value: string }).value),
           );
         await checkFirstFreeSlot(frame, days);
-        await frame.getByRole('textbox', { name: 'Name' }).fill('Mallory');
+        await typeInto(frame.getByRole('textbox', { name: 'Name' }), 'Mallory');
         await frame.getByRole('button', { name: 'Book' }).click();
         if (attempt === 'first') {
           await frame.getByRole('status').filter({ hasText: 'Booked:' }).waitFor();

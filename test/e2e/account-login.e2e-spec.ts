@@ -39,11 +39,11 @@ describe('visitor account login', () => {
   let client: ReturnType<typeof dataLookupClient>;
 
   const agent = (token = org.token) => ({ Authorization: `Bearer ${token}` });
-  const init = async (site = org.site): Promise<Session> =>
+  const init = async (site = org.site, locale?: string): Promise<Session> =>
     (
       await request(app.url)
         .post('/api/widget/init')
-        .send({ widget_key: site.widget_key })
+        .send({ widget_key: site.widget_key, ...(locale ? { locale } : {}) })
         .expect(200)
     ).body as Session;
   const putSettings = (body: object, who = org) =>
@@ -308,6 +308,26 @@ describe('visitor account login', () => {
       expect(await owner.query(`SELECT count(*)::int AS n FROM customers`)).toEqual([{ n: 4 }]);
       await login(session, '').expect(422);
     });
+
+    it("answers in the visitor's language (de-AT is German), and in English otherwise", async () => {
+      const german = await init(org.site, 'de-AT');
+      expect((await login(german, 'nobody@example.test').expect(200)).body.reply_body).toBe(
+        'Wir konnten kein Konto mit dieser E-Mail-Adresse oder Mobilnummer finden.',
+      );
+      expect((await login(german, ADA.email).expect(200)).body.reply_body).toBe(
+        `Sie sind als ${ADA.name} angemeldet.`,
+      );
+      // English, and a language the widget does not speak, keep the English texts.
+      for (const locale of ['en', 'ja']) {
+        const visitor = await init(org.site, locale);
+        expect((await login(visitor, 'nobody@example.test').expect(200)).body.reply_body).toBe(
+          'We could not find an account with that email address or mobile number.',
+        );
+        expect((await login(visitor, ADA.email).expect(200)).body.reply_body).toBe(
+          `You are logged in as ${ADA.name}.`,
+        );
+      }
+    });
   });
 
   describe('login with a mailed code', () => {
@@ -359,6 +379,30 @@ describe('visitor account login', () => {
       expect(res.body.success).toBe(false);
       await new Promise((resolve) => setTimeout(resolve, 300));
       expect(smtp.mails.length).toBe(mailsBefore);
+    });
+
+    it("asks for the code and counts wrong tries in the visitor's language", async () => {
+      const german = await init(org.site, 'de');
+      expect((await verify(german, '000000').expect(200)).body.reply_body).toBe(
+        'Es gibt keinen gültigen Code. Bitte melden Sie sich erneut an, um einen neuen zu erhalten.',
+      );
+      expect((await login(german, 'nobody@example.test').expect(200)).body.reply_body).toBe(
+        'Falls ein Konto passt, haben wir einen 6-stelligen Code an seine E-Mail-Adresse gesendet. Geben Sie ihn hier ein, um sich anzumelden; er ist 10 Minuten lang gültig.',
+      );
+      expect((await verify(german, '000000').expect(200)).body.reply_body).toBe(
+        'Dieser Code ist nicht richtig. Sie haben noch 4 Versuche.',
+      );
+
+      const english = await init(org.site, 'en-GB');
+      expect((await verify(english, '000000').expect(200)).body.reply_body).toBe(
+        'There is no valid code. Please log in again to get a new one.',
+      );
+      expect((await login(english, 'nobody@example.test').expect(200)).body.reply_body).toBe(
+        'If an account matches, we have sent a 6-digit code to its email address. Enter it here to log in; it is valid for 10 minutes.',
+      );
+      expect((await verify(english, '000000').expect(200)).body.reply_body).toBe(
+        'That code is not right. You have 4 tries left.',
+      );
     });
 
     it('burns a code after 5 wrong tries', async () => {

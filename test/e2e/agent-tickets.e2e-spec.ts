@@ -9,6 +9,7 @@ import {
   registerOrganization,
   type Registered,
 } from '../factories/identity';
+import { startWidgetChat } from '../factories/widget-chat';
 import type { AppProcess } from '../utils/app-process';
 import { startTestApp, type TestApp } from '../utils/test-app';
 
@@ -24,6 +25,7 @@ interface Ticket {
   site_id: number;
   visitor_id: number | null;
   assigned_agent_id: number | null;
+  conversation_id: number | null;
   created_at: string;
   updated_at: string;
   comments: Record<string, unknown>[];
@@ -168,6 +170,48 @@ describe('agent API: ticket desk', () => {
     });
   });
 
+  describe('turning a conversation into a ticket (issue 26)', () => {
+    it("links the ticket to the chat both ways, with the chat's visitor and site", async () => {
+      const chat = await startWidgetChat(app.url, org.site, ['My invoice is wrong'], {
+        visitor_name: 'Walter',
+        visitor_email: 'walter@example.test',
+      });
+      const created = await desk()
+        .post('/api/agent/tickets', {
+          subject: 'Wrong invoice',
+          description: 'From the chat: my invoice is wrong',
+          conversation_id: chat.id,
+        })
+        .expect(201);
+      expect(created.body.data).toMatchObject({
+        conversation_id: chat.id,
+        visitor_id: chat.visitorId,
+        site_id: org.site.id,
+        customer_name: 'Walter',
+        customer_email: 'walter@example.test',
+        source: 'dashboard',
+      });
+      // The conversation finds its tickets.
+      const linked = await desk().get(`/api/agent/tickets?conversation_id=${chat.id}`).expect(200);
+      expect(linked.body.data.map((ticket: { id: number }) => ticket.id)).toEqual([
+        created.body.data.id,
+      ]);
+      expect(linked.body.total).toBe(1);
+      expect((await readTicket(created.body.data.id as number)).conversation_id).toBe(chat.id);
+
+      // Another organization's conversation is not one to link.
+      const theirs = await startWidgetChat(app.url, other.site, ['Hi']);
+      const refused = await desk()
+        .post('/api/agent/tickets', {
+          subject: 'Theirs',
+          description: 'Nope',
+          conversation_id: theirs.id,
+        })
+        .expect(422);
+      expect(Object.keys(refused.body.errors)).toEqual(['conversation_id']);
+    });
+  });
+
   describe('creating', () => {
     it('opens an unassigned dashboard ticket on the first site and announces it', async () => {
       const res = await desk()
@@ -191,6 +235,19 @@ describe('agent API: ticket desk', () => {
         created_at: expect.any(String),
         updated_at: expect.any(String),
         comments: [],
+        conversation_id: null,
+        // Its history starts with who filed it.
+        activity: [
+          {
+            id: expect.any(Number),
+            kind: 'created',
+            from: null,
+            to: 'open',
+            actor_type: 'agent',
+            actor_id: agent.id,
+            created_at: expect.any(String),
+          },
+        ],
       });
       expect(await readTicket(ticket.id)).toEqual(ticket);
 
@@ -502,6 +559,7 @@ describe('agent API: ticket desk', () => {
         ...ticket,
         status: 'in_progress',
         updated_at: expect.any(String),
+        activity: expect.any(Array),
       });
       expect(status.body.data.updated_at > ticket.updated_at).toBe(true);
 
@@ -540,6 +598,26 @@ describe('agent API: ticket desk', () => {
       const rows = await allEvents(ticket.id);
       expect(rows.every((row) => row.organization_id === String(organization_id))).toBe(true);
       expect(await readTicket(ticket.id)).toEqual(unassigned.body.data);
+
+      // The history says who changed what, oldest first (issue 26).
+      const history = (
+        unassigned.body.data as { activity: Record<string, unknown>[] }
+      ).activity.map(({ kind, from, to, actor_type, actor_id }: Record<string, unknown>) => ({
+        kind,
+        from,
+        to,
+        actor_type,
+        actor_id,
+      }));
+      const by = { actor_type: 'agent', actor_id: agent.id };
+      expect(history).toEqual([
+        { kind: 'created', from: null, to: 'open', ...by },
+        { kind: 'status', from: 'open', to: 'in_progress', ...by },
+        { kind: 'priority', from: 'low', to: 'urgent', ...by },
+        { kind: 'assignee', from: null, to: String(agent.id), ...by },
+        { kind: 'assignee', from: String(agent.id), to: String(colleague.id), ...by },
+        { kind: 'assignee', from: String(colleague.id), to: null, ...by },
+      ]);
     });
 
     it('changes all three at once, in one event per field', async () => {
@@ -683,6 +761,7 @@ describe('agent API: ticket desk', () => {
         is_internal: false,
         author_type: 'agent',
         author_id: agent.id,
+        sender_mismatch: false,
         created_at: expect.any(String),
       });
       expect(await events('ticket.comment_added', ticket.id)).toEqual([
@@ -723,6 +802,7 @@ describe('agent API: ticket desk', () => {
           is_internal: false,
           author_type: 'visitor',
           author_id: alice.id,
+          sender_mismatch: false,
           created_at: expect.any(String),
         },
         reply.body.data,

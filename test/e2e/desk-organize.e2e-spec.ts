@@ -302,6 +302,22 @@ describe('agent API: canned responses, labels, inbox views and search', () => {
     expect(
       (await as(agent.token).get('/api/agent/search?q=parcel%20intact').expect(200)).body.total,
     ).toBe(0);
+    // Each message hit names its visitor; a private note says it is one.
+    await as(agent.token)
+      .post(`/api/agent/conversations/${chat.id}/messages`, {
+        body: 'Parcel claim: ask for photos first',
+        private: true,
+      })
+      .expect(201);
+    const named = await as(agent.token).get('/api/agent/search?q=parcel').expect(200);
+    expect(
+      (named.body.data as { title: string; private: boolean; visitor_name: string }[]).map(
+        (hit) => [hit.title, hit.private, hit.visitor_name],
+      ),
+    ).toEqual([
+      ['Private note in the chat with eve', true, 'eve'],
+      ['Message from eve', false, 'eve'],
+    ]);
     const operators = await as(agent.token).get('/api/agent/search?q=%26%7C!').expect(422);
     expect(Object.keys(operators.body.errors)).toEqual(['q']);
     await as(agent.token).get('/api/agent/search?q=x&type=users').expect(422);
@@ -361,6 +377,7 @@ describe('agent API: canned responses, labels, inbox views and search', () => {
       name: 'Acme',
       plan: org.organization.plan,
       auto_assignment: { enabled: false, capacity: 5 },
+      require_two_factor: false,
     });
     await as(agent.token).patch('/api/agent/organization', { name: 'Mine' }).expect(403);
     const changed = await as(org.token)
@@ -377,6 +394,11 @@ describe('agent API: canned responses, labels, inbox views and search', () => {
       .patch('/api/agent/organization', { auto_assignment: { capacity: 0 } })
       .expect(422);
     expect(Object.keys(invalid.body.errors)).toEqual(['auto_assignment.capacity']);
+    // A name of only spaces is no name (issue 26): refused on the field, the name kept.
+    const blank = await as(org.token).patch('/api/agent/organization', { name: '   ' }).expect(422);
+    expect(Object.keys(blank.body.errors)).toEqual(['name']);
+    const kept = await as(org.token).get('/api/agent/organization').expect(200);
+    expect(kept.body.data.name).toBe('Acme Support');
     const untouched = await as(other.token).get('/api/agent/organization').expect(200);
     expect(untouched.body.data).toMatchObject({
       name: 'Other',

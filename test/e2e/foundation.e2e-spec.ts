@@ -1,3 +1,4 @@
+import { connect } from 'node:net';
 import request from 'supertest';
 import { type AppProcess, eventually } from '../utils/app-process';
 import { startTestApp, type TestApp } from '../utils/test-app';
@@ -82,6 +83,31 @@ describe('foundation: envelope, errors, health, documents', () => {
       .expect(413);
     expect(res.body).toMatchObject({ status: false, code: '413', error_code: 'payload_too_large' });
   });
+
+  it('keeps an idle keep-alive connection open past the 5 s Node closes it at', async () => {
+    // Balancers and clients reuse an idle connection for up to 60 s; a server closing it first
+    // answers the next request with a reset (KEEP_ALIVE_TIMEOUT_MS, 65 s).
+    const { port } = new URL(suite.direct);
+    const socket = connect(Number(port), '127.0.0.1');
+    let received = '';
+    socket.setEncoding('utf8');
+    socket.on('data', (chunk: string) => (received += chunk));
+    let closed = false;
+    socket.on('close', () => (closed = true));
+    const ask = () =>
+      socket.write(
+        'GET /health/live HTTP/1.1\r\nHost: localhost\r\nConnection: keep-alive\r\n\r\n',
+      );
+    const answers = () => received.match(/HTTP\/1\.1 200 OK/g)?.length ?? 0;
+    ask();
+    await eventually(async () => answers() === 1);
+    expect(received).toMatch(/Keep-Alive: timeout=65/i);
+    await new Promise((resolve) => setTimeout(resolve, 6_000));
+    expect(closed).toBe(false);
+    ask();
+    await eventually(async () => answers() === 2);
+    socket.destroy();
+  }, 20_000);
 
   it('sends a correlation id on every response and keeps a well-formed inbound one', async () => {
     const generated = await request(app.url).get('/health/live');

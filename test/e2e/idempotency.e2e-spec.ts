@@ -122,6 +122,9 @@ describe('public API idempotency keys', () => {
       .expect(422);
     expect(again.headers['idempotent-replayed']).toBe('true');
     expect(again.body.errors).toEqual(first.body.errors);
+    // The reasons are part of the stored bytes (issue 32).
+    expect(first.body.field_reasons).toEqual({ description: ['required'] });
+    expect(again.text).toBe(first.text);
   });
 
   it('covers PATCH, keeps keys per API key, and does nothing without the header', async () => {

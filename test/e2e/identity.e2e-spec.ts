@@ -491,6 +491,18 @@ describe('identity: agents, organizations, team, sites, API keys', () => {
       'get /api/email/unsubscribe/{token}',
       'post /api/email/unsubscribe/{token}',
       'post /api/email/unsubscribe/{token}/confirm',
+      // Issue 28: a mailed link's token, or the login challenge, is the credential.
+      'post /api/agent/auth/accept-invite',
+      'post /api/agent/auth/password-reset',
+      'post /api/agent/auth/password-reset/confirm',
+      'post /api/agent/auth/verify-email',
+      'post /api/agent/auth/two-factor',
+      // Single sign-on: a browser navigation to the provider and back (state, nonce and PKCE are
+      // the credential, bound to the browser by a cookie).
+      'get /api/agent/auth/sso/start',
+      'get /api/agent/auth/sso/callback',
+      // An avatar's unguessable address, shown by the widget to visitors.
+      'get /api/avatars/{token}',
     ];
     for (const [path, item] of Object.entries(
       doc.body.paths as Record<string, Record<string, { security?: unknown[] }>>,

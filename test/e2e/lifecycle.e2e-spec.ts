@@ -51,6 +51,15 @@ function alive(pid: number): boolean {
   }
 }
 
+/** The compiled service run in the foreground with only `env`, to the end of its start (or its refusal). */
+function runService(env: Record<string, string | undefined>, timeoutMs: number) {
+  return spawnSync(process.execPath, [path.join(ROOT, 'dist', 'src', 'main.js')], {
+    env,
+    encoding: 'utf8',
+    timeout: timeoutMs,
+  });
+}
+
 describe('embedded database lifecycle', () => {
   let dataDir: string;
 
@@ -111,6 +120,29 @@ describe('embedded database lifecycle', () => {
     }
   });
 
+  it('refuses a second start on a DATA_DIR another running instance uses, leaving that one serving', async () => {
+    const first = await startApp({ DATA_DIR: dataDir });
+    try {
+      const server = postmasterPid(dataDir)!;
+      const second = runService(
+        { PATH: process.env.PATH, HOME: process.env.HOME, DATA_DIR: dataDir, PORT: '0' },
+        60_000,
+      );
+      expect(second.status).toBe(1);
+      expect(second.stderr).toContain(
+        `Another instance of the service (pid ${String(first.pid)}) is running on DATA_DIR ${dataDir}`,
+      );
+      // The first one's server was left alone, and it still answers from it.
+      expect(postmasterPid(dataDir)).toBe(server);
+      expect(alive(server)).toBe(true);
+      await request(first.url).get('/health/ready').expect(200);
+    } finally {
+      expect(await first.stop()).toBe(0);
+    }
+    // A clean stop gives the directory up.
+    expect(existsSync(path.join(dataDir, 'app.pid'))).toBe(false);
+  });
+
   it('answers 503 on /health/ready when the database goes away, and still answers liveness', async () => {
     const app = await startApp({ DATA_DIR: dataDir });
     try {
@@ -163,15 +195,10 @@ describe('configuration', () => {
     ['WEBHOOK_RETRY_SCHEDULE_MS', '5s,10s'],
     ['SIGNUP_ENABLED', 'maybe'],
   ])('refuses to start when %s is %s, naming the variable', (name, value) => {
-    const result = spawnSync(process.execPath, [path.join(ROOT, 'dist', 'src', 'main.js')], {
-      env: {
-        PATH: process.env.PATH,
-        [name]: value,
-        DATA_DIR: path.join(tmpdir(), 'scs-never-created'),
-      },
-      encoding: 'utf8',
-      timeout: 20_000,
-    });
+    const result = runService(
+      { PATH: process.env.PATH, [name]: value, DATA_DIR: path.join(tmpdir(), 'scs-never-created') },
+      20_000,
+    );
     expect(result.status).toBe(1);
     expect(result.stderr).toContain('Invalid configuration');
     expect(result.stderr).toContain(`${name}=`);
@@ -192,11 +219,7 @@ describe('configuration', () => {
     afterEach(() => rmSync(parent, { recursive: true, force: true }));
 
     const start = (dataDir: string) =>
-      spawnSync(process.execPath, [path.join(ROOT, 'dist', 'src', 'main.js')], {
-        env: { PATH: process.env.PATH, HOME: process.env.HOME, DATA_DIR: dataDir },
-        encoding: 'utf8',
-        timeout: 60_000,
-      });
+      runService({ PATH: process.env.PATH, HOME: process.env.HOME, DATA_DIR: dataDir }, 60_000);
 
     it('stops the start with a message naming the directory and what to change, leaving it as it was', () => {
       const result = start(parent);

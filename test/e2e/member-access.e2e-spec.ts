@@ -34,9 +34,15 @@ describe('member access: what every member reads, what owners and admins change'
         .set(auth(token))
         .expect(200);
       expect(res.body.data).toEqual([
-        { id: org.user.id, name: 'Olivia Owner', role: 'owner', status: 'offline' },
-        { id: admin.id, name: 'admin member', role: 'admin', status: 'offline' },
-        { id: agent.id, name: 'agent member', role: 'agent', status: 'offline' },
+        {
+          id: org.user.id,
+          name: 'Olivia Owner',
+          role: 'owner',
+          status: 'offline',
+          avatar_url: null,
+        },
+        { id: admin.id, name: 'admin member', role: 'admin', status: 'offline', avatar_url: null },
+        { id: agent.id, name: 'agent member', role: 'agent', status: 'offline', avatar_url: null },
       ]);
       expect(res.body).toMatchObject({ current_page: 1, total: 3, last_page: 1 });
       expect(JSON.stringify(res.body)).not.toContain('@example.test');

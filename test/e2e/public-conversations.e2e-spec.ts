@@ -109,6 +109,7 @@ describe('public API: conversations and messages', () => {
       created_at: expect.any(String),
       attachments: [],
       private: false,
+      sender_mismatch: false,
     });
   });
 
@@ -146,6 +147,7 @@ describe('public API: conversations and messages', () => {
       created_at: expect.any(String),
       attachments: [],
       private: false,
+      sender_mismatch: false,
     };
     expect(res.body.data).toEqual(expected);
     expect(res.body).toMatchObject({

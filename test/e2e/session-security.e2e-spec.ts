@@ -303,7 +303,10 @@ describe('sessions and agent credentials', () => {
       const old = ['scrypt', 16384, 8, 1, salt.toString('base64'), hash.toString('base64')].join(
         '$',
       );
-      await db.query(`UPDATE users SET password_hash = $2 WHERE id = $1`, [member.id, old]);
+      await db.query(
+        `UPDATE logins SET password_hash = $2 WHERE id = (SELECT login_id FROM users WHERE id = $1)`,
+        [member.id, old],
+      );
 
       // An instance at the production default (OWASP: N=2^17, r=8, p=1) on the same database.
       const strict = await startApp({
@@ -319,7 +322,7 @@ describe('sessions and agent credentials', () => {
           .expect(200);
         const stored = await eventually(async () => {
           const { rows } = await db.query<{ password_hash: string }>(
-            `SELECT password_hash FROM users WHERE id = $1`,
+            `SELECT l.password_hash FROM logins l JOIN users u ON u.login_id = l.id WHERE u.id = $1`,
             [member.id],
           );
           return rows[0].password_hash !== old && rows[0].password_hash;

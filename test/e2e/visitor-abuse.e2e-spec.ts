@@ -68,6 +68,8 @@ describe('what anyone can do through the widget', () => {
       ['post', '/api/widget/tickets', { subject: 'Hi', description: 'Hello' }],
       ['post', '/api/widget/offline-messages', { email: 'a@example.com', message: 'Hi' }],
       ['post', '/api/widget/attachments', {}],
+      ['post', '/api/widget/email', { email: 'a@example.com' }],
+      ['post', '/api/widget/transcript', { email: 'a@example.com' }],
       ['post', '/api/widget/session/end', {}],
     ];
     for (const [method, path, body] of routes) {

@@ -121,4 +121,15 @@ describe('browser entry points: loader, chat frame, demo page, dashboard', () =>
     const api = await request(app.url).get('/api/agent/nothing').set('Accept', 'text/html');
     expect(api.status).toBe(404);
   });
+
+  it('gives the dashboard a favicon it serves (issue 26)', async () => {
+    const root = await request(app.url).get('/').set('Accept', 'text/html').expect(200);
+    const href = /<link rel="icon" type="image\/svg\+xml" href="([^"]+)"/.exec(root.text)?.[1];
+    expect(href).toMatch(/^\/assets\/favicon-[\w-]+\.svg$/);
+    const icon = await request(app.url)
+      .get(href as string)
+      .expect(200);
+    expect(icon.headers['content-type']).toContain('image/svg+xml');
+    expect(icon.headers['cache-control']).toContain('immutable');
+  });
 });

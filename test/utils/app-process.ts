@@ -8,6 +8,8 @@ export interface AppProcess {
   /** Base URL, e.g. http://127.0.0.1:41234 */
   url: string;
   port: number;
+  /** The app's process id. */
+  pid: number;
   /** Every log line the process wrote, parsed when it was JSON. */
   logs: Record<string, unknown>[];
   /** Graceful stop (SIGTERM), resolving with the exit code. */
@@ -95,10 +97,13 @@ export async function startApp(
   );
 
   const port = await new Promise<number>((resolve, reject) => {
-    const timer = setTimeout(
-      () => reject(new Error(`app did not start in 30 s\n${stderr}`)),
-      30_000,
-    );
+    // Seconds on an idle machine; a loaded one (CI's two cores under three jest workers and their
+    // browsers) can take many times that. The last log lines say where a slow start stood.
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      const last = logs.slice(-5).map((entry) => JSON.stringify(entry));
+      reject(new Error(`app did not start in 60 s\n${stderr}\n${last.join('\n')}`));
+    }, 60_000);
     let buffer = '';
     child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
       buffer += chunk;
@@ -137,6 +142,7 @@ export async function startApp(
   return {
     url: proxy.url,
     port,
+    pid: child.pid!,
     logs,
     exited,
     stderr: () => stderr,
@@ -165,6 +171,33 @@ export async function eventually<T>(
     if (value !== undefined && value !== false) return value;
     if (Date.now() > deadline) throw new Error(`condition not met within ${ms} ms`);
     await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+/**
+ * Waits until the app has logged a line matching `match` (a substring or a pattern over the line's
+ * JSON, or a predicate) and returns it. A log line travels on the process's own pipe, so it may
+ * reach the test after the HTTP answer that followed it: never read `logs` right after a request.
+ */
+export async function logged(
+  app: Pick<AppProcess, 'logs'>,
+  match: string | RegExp | ((entry: Record<string, unknown>) => boolean),
+  ms = 10_000,
+): Promise<Record<string, unknown>> {
+  const test =
+    typeof match === 'function'
+      ? match
+      : (entry: Record<string, unknown>) => {
+          const text = JSON.stringify(entry);
+          return typeof match === 'string' ? text.includes(match) : match.test(text);
+        };
+  try {
+    return await eventually(async () => app.logs.find(test), ms);
+  } catch {
+    const last = app.logs.slice(-15).map((entry) => JSON.stringify(entry));
+    throw new Error(
+      `no log line matched ${String(match)} within ${ms} ms; the last lines:\n${last.join('\n')}`,
+    );
   }
 }
 

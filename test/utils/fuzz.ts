@@ -475,6 +475,8 @@ export async function send(baseUrl: string, probe: Probe): Promise<string | unde
       headers: probe.headers,
       body: probe.body,
       signal: AbortSignal.timeout(20_000),
+      // The browser routes (single sign-on) answer with redirects: the answer is the redirect.
+      redirect: 'manual',
     });
     status = res.status;
     contentType = res.headers.get('content-type') ?? '';
@@ -484,6 +486,7 @@ export async function send(baseUrl: string, probe: Probe): Promise<string | unde
   }
   if (status >= 500) return describe(`${status} ${excerpt(text, 300)}`);
   if (status === 204) return undefined;
+  if (status >= 300 && status < 400) return undefined;
   // A success the document says is not JSON (a CSV export, a file) is not enveloped.
   if (status < 300 && probe.rawSuccessTypes?.some((type) => contentType.startsWith(type))) {
     return undefined;

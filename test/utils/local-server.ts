@@ -39,3 +39,14 @@ export async function freePort(): Promise<number> {
     });
   });
 }
+
+/** Whether something accepts connections on a local port now (a server started by a test). */
+export function portOpen(port: number): Promise<boolean> {
+  return new Promise<boolean>((resolve) => {
+    const socket = net.connect(port, '127.0.0.1', () => {
+      socket.end();
+      resolve(true);
+    });
+    socket.on('error', () => resolve(false));
+  });
+}

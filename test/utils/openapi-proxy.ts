@@ -1,3 +1,4 @@
+import { keepIdleConnectionsOpen } from '../../src/common/http/keep-alive';
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import Ajv, { type ValidateFunction } from 'ajv';
@@ -144,6 +145,8 @@ export async function startValidatingProxy(
     });
     req.pipe(upstream);
   });
+  // As long as the app's: the proxy passes on the app's `Keep-Alive: timeout=` hint.
+  keepIdleConnectionsOpen(server);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   return {

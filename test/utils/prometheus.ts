@@ -19,10 +19,15 @@ function unescape(value: string): string {
   return value.replace(/\\(.)/g, (_, c: string) => (c === 'n' ? '\n' : c));
 }
 
+/**
+ * A sample value as Prometheus reads it: a Go float, so `NaN` and `Inf` in any case. prom-client
+ * writes `Nan` (seen on Node.js 24, whose event-loop delay histogram is NaN before its first
+ * sample), which Prometheus accepts.
+ */
 function number(text: string): number {
-  if (text === '+Inf') return Infinity;
-  if (text === '-Inf') return -Infinity;
-  if (text === 'NaN') return NaN;
+  if (/^\+?inf$/i.test(text)) return Infinity;
+  if (/^-inf$/i.test(text)) return -Infinity;
+  if (/^nan$/i.test(text)) return NaN;
   const value = Number(text);
   if (Number.isNaN(value)) throw new Error(`not a sample value: ${text}`);
   return value;

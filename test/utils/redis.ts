@@ -1,6 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import net from 'node:net';
-import { binaryPath, freePort, localServerAvailable } from './local-server';
+import { binaryPath, freePort, localServerAvailable, portOpen } from './local-server';
 
 export interface RedisServer {
   url: string;
@@ -32,14 +31,7 @@ export async function startRedis(): Promise<RedisServer> {
   );
   const deadline = Date.now() + 10_000;
   for (;;) {
-    const up = await new Promise<boolean>((resolve) => {
-      const socket = net.connect(port, '127.0.0.1', () => {
-        socket.end();
-        resolve(true);
-      });
-      socket.on('error', () => resolve(false));
-    });
-    if (up) break;
+    if (await portOpen(port)) break;
     if (Date.now() > deadline) throw new Error('redis-server did not start');
     await new Promise((resolve) => setTimeout(resolve, 50));
   }

@@ -12,7 +12,10 @@ export interface SmtpCapture {
   url: string;
   port: number;
   mails: CapturedMail[];
-  /** Resolves with the first mail (already received or coming) to `address` that `match` accepts. */
+  /**
+   * Resolves with the first mail (already received or coming) to `address` that `match` accepts,
+   * within `ms` (30 s by default: a mail goes through the queue, slow on a loaded CI machine).
+   */
   next(
     address: string,
     match?: (mail: CapturedMail) => boolean,
@@ -64,7 +67,7 @@ export async function startSmtp(port = 0): Promise<SmtpCapture> {
     url: `smtp://127.0.0.1:${address.port}`,
     port: address.port,
     mails,
-    next(address, match = () => true, ms = 10_000) {
+    next(address, match = () => true, ms = 30_000) {
       const seen = mails.find(
         (mail) => !taken.has(mail) && mail.to.includes(address) && match(mail),
       );
@@ -96,4 +99,18 @@ export function codeOf(mail: CapturedMail): string {
   const match = /login code is (\d{6})/.exec(mail.raw);
   if (!match) throw new Error(`no code in mail:\n${mail.raw}`);
   return match[1];
+}
+
+/**
+ * Whether the mail says `text`, read as a mail reader would: quoted-printable soft line breaks
+ * joined and `=XX` escapes decoded. The raw source can fold a sentence across lines (`assigned
+ * to=\r\n you.`) depending on what precedes it, e.g. when two notifications share one mail.
+ */
+export function mailSays(mail: CapturedMail, text: string): boolean {
+  const bytes = mail.raw
+    .replace(/=\r?\n/g, '')
+    .replace(/=([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));
+  // Each escape was one byte of UTF-8.
+  const unfolded = Buffer.from(bytes, 'latin1').toString('utf8');
+  return mail.raw.includes(text) || unfolded.includes(text);
 }

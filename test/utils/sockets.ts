@@ -35,6 +35,12 @@ export function connect(
     match: (data: unknown) => boolean;
     resolve: (data: unknown) => void;
   }[] = [];
+  // For a timeout's message: whether the socket was still connected, and why it stopped.
+  let disconnectReason: string | undefined;
+  socket.on(
+    'disconnect',
+    (reason) => (disconnectReason = `${reason} at ${new Date().toISOString()}`),
+  );
   socket.onAny((name: string, data: unknown) => {
     const waiter = waiters.findIndex((w) => w.name === name && w.match(data));
     if (waiter >= 0) {
@@ -53,7 +59,16 @@ export function connect(
       }
       return new Promise<T>((resolve, reject) => {
         const timer = setTimeout(
-          () => reject(new Error(`no ${name} event within ${ms} ms on ${namespace}`)),
+          () =>
+            reject(
+              new Error(
+                `no ${name} event within ${ms} ms on ${namespace} (${
+                  socket.connected
+                    ? 'still connected'
+                    : `disconnected: ${disconnectReason ?? 'never connected'}`
+                }; events seen: ${events.map((e) => e.name).join(', ') || 'none'})`,
+              ),
+            ),
           ms,
         );
         waiters.push({

@@ -26,6 +26,7 @@ export async function startReceiver(
   reply: (request: ReceivedWebhook, index: number) => Reply = () => ({ status: 200 }),
 ) {
   const received: ReceivedWebhook[] = [];
+  const delayed = new Set<NodeJS.Timeout>();
   let script = reply;
   const server = http.createServer((request, response) => {
     const chunks: Buffer[] = [];
@@ -51,8 +52,13 @@ export async function startReceiver(
         response.writeHead(answer.status, answer.headers ?? {});
         response.end(answer.body ?? '');
       };
-      if (answer.delayMs) setTimeout(send, answer.delayMs);
-      else send();
+      if (answer.delayMs) {
+        const timer = setTimeout(() => {
+          delayed.delete(timer);
+          send();
+        }, answer.delayMs);
+        delayed.add(timer);
+      } else send();
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -65,6 +71,8 @@ export async function startReceiver(
     },
     close: () =>
       new Promise<void>((resolve) => {
+        // Answers still waiting for their delay are never sent.
+        for (const timer of delayed) clearTimeout(timer);
         server.closeAllConnections();
         server.close(() => resolve());
       }),

@@ -26,14 +26,22 @@ export const Public = () => declare({ kind: 'public' });
  * A logged-in agent (bearer token or session cookie). `role: 'admin'` admits owners and admins;
  * agents get 403. A cookie-authenticated POST, PUT, PATCH or DELETE also needs a JSON body type
  * and an `Origin` of PUBLIC_URL or DASHBOARD_ORIGINS (403 otherwise). `multipart: true` (file
- * uploads) also admits a `multipart/form-data` body from the dashboard's origin.
+ * uploads) also admits a `multipart/form-data` body from the dashboard's origin. When the
+ * organization requires two-factor authentication, a member without it gets 403 everywhere but on
+ * the routes declared `twoFactorSetup: true` (who am I, setting it up, logging out).
  */
 export const Agent = ({
   role = 'agent',
   multipart = false,
-}: { role?: 'agent' | 'admin'; multipart?: boolean } = {}) =>
+  twoFactorSetup = false,
+}: { role?: 'agent' | 'admin'; multipart?: boolean; twoFactorSetup?: boolean } = {}) =>
   applyDecorators(
-    declare(multipart ? { kind: 'agent', role, multipart } : { kind: 'agent', role }),
+    declare({
+      kind: 'agent',
+      role,
+      ...(multipart ? { multipart } : {}),
+      ...(twoFactorSetup ? { twoFactorSetup } : {}),
+    }),
     ApiBearerAuth('agent_token'),
     ApiCookieAuth('agent_cookie'),
     ApiErrors(401, 403),

@@ -1,7 +1,17 @@
 import type { Request } from 'express';
 
-/** The seven abilities of the public API (spec section 5). */
-export const ABILITIES = [
+/** The seven abilities of the public API (spec section 5) and the knowledge base's two (DESIGN 10). */
+export type Ability =
+  | 'conversations:read'
+  | 'conversations:write'
+  | 'visitors:read'
+  | 'tickets:read'
+  | 'tickets:write'
+  | 'agents:read'
+  | 'sites:read'
+  | 'kb:read'
+  | 'kb:write';
+export const ABILITIES: readonly Ability[] = [
   'conversations:read',
   'conversations:write',
   'visitors:read',
@@ -9,25 +19,42 @@ export const ABILITIES = [
   'tickets:write',
   'agents:read',
   'sites:read',
-] as const;
-export type Ability = (typeof ABILITIES)[number];
+  'kb:read',
+  'kb:write',
+];
 
-export const ROLES = ['owner', 'admin', 'agent'] as const;
-export type Role = (typeof ROLES)[number];
+export type Role = 'owner' | 'admin' | 'agent';
+export const ROLES: readonly Role[] = ['owner', 'admin', 'agent'];
 
 /** How a route is authenticated; every route declares exactly one (deny by default). */
 export type AuthDeclaration =
   | { kind: 'public' }
-  | { kind: 'agent'; role: 'agent' | 'admin'; multipart?: boolean }
+  | {
+      kind: 'agent';
+      role: 'agent' | 'admin';
+      multipart?: boolean;
+      /** Answers a member whose organization requires two-factor they have not set up yet. */
+      twoFactorSetup?: boolean;
+    }
   | { kind: 'api_key'; ability?: Ability }
   | { kind: 'widget'; visitor: boolean; sessionOnly?: boolean }
   | { kind: 'platform_admin' };
 
 export interface AgentPrincipal {
+  /** The membership (`users` row): what every feature knows as the agent. */
   userId: string;
+  /** The login (address and password), shared by the memberships of one person. */
+  loginId: string;
   organizationId: string;
   role: Role;
   sessionId: string;
+  /**
+   * The organization requires two-factor authentication and this login has none yet: only the
+   * routes that set it up answer (`Agent({ twoFactorSetup: true })`).
+   */
+  twoFactorMissing?: boolean;
+  /** Started by single sign-on: confined to its organization (no switching, no login-wide changes). */
+  viaSso?: boolean;
   /** When the session ends if nothing changes (idle expiry or absolute lifetime). */
   sessionEndsAt?: Date;
 }

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
-import { sql } from '../../database/sql';
+import { query, sql } from '../../database/sql';
 import type { SecretBox } from './secret-box';
 
 /** Every column holding a sealed value, with the column naming its row. */
@@ -8,6 +8,11 @@ const SEALED_COLUMNS = [
   { table: 'webhook_endpoints', key: 'id', column: 'secret_sealed' },
   { table: 'data_lookup_settings', key: 'site_id', column: 'url_sealed' },
   { table: 'mail_log', key: 'id', column: 'content_sealed' },
+  { table: 'email_inboxes', key: 'id', column: 'imap_password_sealed' },
+  { table: 'logins', key: 'id', column: 'two_factor_secret_sealed' },
+  { table: 'logins', key: 'id', column: 'two_factor_pending_sealed' },
+  { table: 'sso_settings', key: 'organization_id', column: 'client_secret_sealed' },
+  { table: 'sso_attempts', key: 'id', column: 'verifier_sealed' },
 ] as const;
 
 /** The advisory lock serializing re-sealing across instances and the CLI. */
@@ -24,14 +29,14 @@ export class SealedValuesMaintenanceRepository {
 
   /** The raw key and session secret a release before 0.15 kept in `service_secrets`, if any. */
   async legacyKeys(): Promise<Buffer[]> {
-    const [table] = await sql<{ exists: boolean }>(
+    const [table] = await sql(
       this.dataSource,
-      `SELECT to_regclass('service_secrets') IS NOT NULL AS exists`,
+      query<{ exists: boolean }>`SELECT to_regclass('service_secrets') IS NOT NULL AS exists`,
     );
     if (!table?.exists) return [];
-    const rows = await sql<{ value: string }>(
+    const rows = await sql(
       this.dataSource,
-      `SELECT value FROM service_secrets WHERE name = 'secrets_key'`,
+      query<{ value: string }>`SELECT value FROM service_secrets WHERE name = 'secrets_key'`,
     );
     return rows.map((row) => Buffer.from(row.value, 'hex')).filter((key) => key.length === 32);
   }
@@ -43,13 +48,17 @@ export class SealedValuesMaintenanceRepository {
    */
   async resealAll(box: SecretBox, options: { forgetLegacy?: boolean } = {}): Promise<number> {
     return this.dataSource.transaction(async (manager) => {
-      await sql(manager, `SELECT pg_advisory_xact_lock($1)`, [RESEAL_LOCK]);
+      await sql(
+        manager,
+        query<{ pg_advisory_xact_lock: void | null }>`SELECT pg_advisory_xact_lock($1)`,
+        [RESEAL_LOCK],
+      );
       let count = 0;
       for (const target of SEALED_COLUMNS) count += await reseal(manager, box, target);
       if (options.forgetLegacy) {
         await sql(
           manager,
-          `DO $$ BEGIN
+          query`DO $$ BEGIN
              IF to_regclass('service_secrets') IS NOT NULL THEN DELETE FROM service_secrets; END IF;
            END $$`,
         );

@@ -1,3 +1,5 @@
+import type { ErrorReason } from './reasons';
+
 /** Every error the API can answer with, as listed in DESIGN section 3 plus the transport ones. */
 export type ErrorCode =
   | 'malformed_json'
@@ -20,6 +22,21 @@ export type ErrorCode =
   | 'service_unavailable';
 
 export type FieldErrors = Record<string, string[]>;
+
+/** Each field of `errors` with one slug per text, in the same order (`field_reasons`). */
+export type FieldReasons = Record<string, ErrorReason[]>;
+
+/** What an error carries beside its code and text. */
+export interface AppErrorDetails {
+  /** The domain reason (`error_reason`): what the apps look up in their catalogs. */
+  reason?: ErrorReason;
+  errors?: FieldErrors;
+  /** The slug of each text of `errors`; a field left out gets `invalid` for each text. */
+  fieldReasons?: FieldReasons;
+  headers?: Record<string, string>;
+  /** Extra top-level fields of the error body (for example the failed health checks). */
+  extra?: Record<string, unknown>;
+}
 
 /** The status every code answers with; the switch is exhaustive, so a new code must be mapped. */
 export function statusOf(code: ErrorCode): number {
@@ -60,16 +77,24 @@ export function statusOf(code: ErrorCode): number {
 
 /** A failure the client can act on. Thrown anywhere; the global filter renders it. */
 export class AppError extends Error {
+  readonly reason?: ErrorReason;
+  readonly errors?: FieldErrors;
+  readonly fieldReasons?: FieldReasons;
+  readonly headers?: Record<string, string>;
+  readonly extra?: Record<string, unknown>;
+
   constructor(
     readonly code: ErrorCode,
     message: string,
-    readonly errors?: FieldErrors,
-    readonly headers?: Record<string, string>,
-    /** Extra top-level fields of the error body (for example the failed health checks). */
-    readonly extra?: Record<string, unknown>,
+    details: AppErrorDetails = {},
   ) {
     super(message);
     this.name = 'AppError';
+    this.reason = details.reason;
+    this.errors = details.errors;
+    this.fieldReasons = details.fieldReasons;
+    this.headers = details.headers;
+    this.extra = details.extra;
   }
 
   get status(): number {
@@ -84,21 +109,49 @@ export class AppError extends Error {
     return new AppError('unauthenticated', 'Unauthenticated.');
   }
 
-  static forbidden(message: string): AppError {
-    return new AppError('forbidden', message);
+  static forbidden(message: string, reason: ErrorReason): AppError {
+    return new AppError('forbidden', message, { reason });
   }
 
-  static conflict(message: string): AppError {
-    return new AppError('conflict', message);
+  static conflict(message: string, reason: ErrorReason): AppError {
+    return new AppError('conflict', message, { reason });
   }
 
-  /** A 422 naming one field: `AppError.invalid('agent_user_id', 'The agent is not ...')`. */
-  static invalid(field: string, message: string): AppError {
-    return new AppError('validation_failed', message, { [field]: [message] });
+  /** A 422 naming one field: `AppError.invalid('agent_user_id', 'The agent is ...', 'agent_not_in_organization')`. */
+  static invalid(field: string, message: string, reason: ErrorReason): AppError {
+    return new AppError('validation_failed', message, {
+      reason,
+      errors: { [field]: [message] },
+      fieldReasons: { [field]: [reason] },
+    });
   }
 
-  static validation(errors: FieldErrors): AppError {
-    const first = Object.values(errors)[0]?.[0] ?? 'The given data was invalid.';
-    return new AppError('validation_failed', first, errors);
+  /**
+   * A 422 naming fields, with the slug of each text (or one slug for all of them). Its message
+   * is the first text, and its reason the slug of that text.
+   */
+  static validation(errors: FieldErrors, reasons: FieldReasons | ErrorReason): AppError {
+    const first = Object.keys(errors)[0];
+    const message =
+      (first !== undefined ? errors[first][0] : undefined) ?? 'The given data was invalid.';
+    const fieldReasons: FieldReasons =
+      typeof reasons === 'string'
+        ? Object.fromEntries(
+            Object.entries(errors).map(([field, texts]) => [field, texts.map(() => reasons)]),
+          )
+        : reasons;
+    const reason = first !== undefined ? (fieldReasons[first]?.[0] ?? 'invalid') : undefined;
+    return new AppError('validation_failed', message, { reason, errors, fieldReasons });
   }
+}
+
+/** The `field_reasons` of an error: one slug per text of each field, `invalid` where none was given. */
+export function fieldReasonsOf(error: AppError): FieldReasons | undefined {
+  if (!error.errors) return undefined;
+  return Object.fromEntries(
+    Object.entries(error.errors).map(([field, texts]) => {
+      const given = error.fieldReasons?.[field] ?? [];
+      return [field, texts.map((_, index) => given[index] ?? 'invalid')];
+    }),
+  );
 }

@@ -3,7 +3,7 @@ import { IsInt, IsString, MaxLength, ValidateNested, validateSync } from 'class-
 import { Type } from 'class-transformer';
 import { AppError, type ErrorCode, statusOf } from './app-error';
 import { renderError } from './render-error';
-import { toFieldErrors } from './validation';
+import { toFieldErrors, toFieldProblems } from './validation';
 
 class Filters {
   @IsString()
@@ -25,7 +25,9 @@ class Body {
 
 describe('renderError', () => {
   it('renders an AppError in the envelope with its code, text and field errors', () => {
-    const rendered = renderError(AppError.invalid('body', 'The body field is required.'));
+    const rendered = renderError(
+      AppError.invalid('body', 'The body field is required.', 'required'),
+    );
     expect(rendered.status).toBe(422);
     expect(rendered.unexpected).toBe(false);
     expect(rendered.body).toMatchObject({
@@ -34,7 +36,39 @@ describe('renderError', () => {
       message: 'The body field is required.',
       error_code: 'validation_failed',
       errors: { body: ['The body field is required.'] },
+      error_reason: 'required',
+      field_reasons: { body: ['required'] },
     });
+  });
+
+  it('adds the domain reason beside the unchanged code and text', () => {
+    const rendered = renderError(
+      AppError.conflict('The conversation is closed.', 'conversation_closed'),
+    );
+    expect(rendered.body).toEqual({
+      status: false,
+      code: '409',
+      message: 'The conversation is closed.',
+      error_code: 'conflict',
+      error_reason: 'conversation_closed',
+      datetime: expect.any(String),
+    });
+  });
+
+  it('gives every text of a validation error a slug, in the same order', () => {
+    const error = AppError.validation(
+      { name: ['Taken.', 'Too long.'], email: ['Bad.'] },
+      { name: ['name_taken'] },
+    );
+    expect(error.message).toBe('Taken.');
+    expect(renderError(error).body).toMatchObject({
+      error_reason: 'name_taken',
+      field_reasons: { name: ['name_taken', 'invalid'], email: ['invalid'] },
+    });
+    expect(
+      renderError(AppError.validation({ a: ['One.'], b: ['Two.'] }, 'ticket_change_empty')).body
+        .field_reasons,
+    ).toEqual({ a: ['ticket_change_empty'], b: ['ticket_change_empty'] });
   });
 
   it('hides an unexpected error behind a bare 500', () => {
@@ -67,7 +101,7 @@ describe('renderError', () => {
 
   it('passes headers such as Retry-After through', () => {
     const rendered = renderError(
-      new AppError('rate_limited', 'Too Many Attempts.', undefined, { 'Retry-After': '30' }),
+      new AppError('rate_limited', 'Too Many Attempts.', { headers: { 'Retry-After': '30' } }),
     );
     expect(rendered.headers).toEqual({ 'Retry-After': '30' });
     expect(rendered.status).toBe(429);
@@ -107,5 +141,21 @@ describe('toFieldErrors', () => {
   it('says a missing field is required instead of quoting its other rules', () => {
     const errors = toFieldErrors(validateSync(Object.assign(new Body(), { agent_user_id: 1 })));
     expect(errors.body).toEqual(['The body field is required.']);
+  });
+
+  it('codes each failed rule generically, text for text', () => {
+    const body = Object.assign(new Body(), {
+      body: 'too long',
+      agent_user_id: 'x',
+      filters: Object.assign(new Filters(), { txn: 5 }),
+    });
+    expect(toFieldProblems(validateSync(body)).reasons).toEqual({
+      body: ['too_long'],
+      agent_user_id: ['not_integer'],
+      'filters.txn': ['not_string'],
+    });
+    expect(
+      toFieldProblems(validateSync(Object.assign(new Body(), { agent_user_id: 1 }))).reasons.body,
+    ).toEqual(['required']);
   });
 });

@@ -1,5 +1,5 @@
 import { envelope } from '../http/envelope';
-import { AppError, type ErrorCode, statusOf } from './app-error';
+import { AppError, type ErrorCode, fieldReasonsOf, statusOf } from './app-error';
 
 /** Errors raised by body-parser before any route runs, keyed by its `type`. */
 const PARSER_ERRORS: Record<string, [ErrorCode, string]> = {
@@ -89,6 +89,10 @@ export function renderError(exception: unknown): RenderedError {
     ...envelope(status, error.message, error.code),
     ...error.extra,
   };
-  if (error.errors) body.errors = error.errors;
+  if (error.reason) body.error_reason = error.reason;
+  if (error.errors) {
+    body.errors = error.errors;
+    body.field_reasons = fieldReasonsOf(error);
+  }
   return { status, headers: error.headers ?? {}, body, unexpected: !known };
 }

@@ -1,4 +1,4 @@
-import type { FieldErrors } from '../errors/app-error';
+import type { FieldErrors, FieldReasons } from '../errors/app-error';
 
 /** Where @nestjs/swagger keeps each documented property's options (`@ApiProperty`). */
 const PROPERTY = 'swagger/apiModelProperties';
@@ -46,6 +46,16 @@ export function bodyShapeErrors(body: unknown, dto: Constructor): FieldErrors {
   if (isPlainObject(body)) checkObject(body, dto, '', errors);
   else errors.body = ['The request body must be a JSON object.'];
   return errors;
+}
+
+/** The field code of each text `bodyShapeErrors` gives: `not_null` or `not_object`. */
+export function bodyShapeReasons(errors: FieldErrors): FieldReasons {
+  return Object.fromEntries(
+    Object.entries(errors).map(([field, texts]) => [
+      field,
+      texts.map((text) => (text.endsWith('must not be null.') ? 'not_null' : 'not_object')),
+    ]),
+  );
 }
 
 function checkObject(

@@ -8,7 +8,8 @@ import { RESPONSE_SHAPE, type ShapedRequest } from './response-shape.guard';
  * Express, with the success bodies of routes put in their envelope here (DESIGN section 3) and
  * written by Node at once: one `JSON.stringify`, headers and body in one write, no Express
  * content negotiation or ETag on the way. Errors (the exception filter answers them), raw
- * documents and streams go through Express as before.
+ * documents and streams go through Express as before. That Nest hands every route's result to
+ * `reply()` is pinned by test/e2e/framework-overrides.e2e-spec.ts.
  */
 export class JsonExpressAdapter extends ExpressAdapter {
   override reply(response: Response, body: unknown, statusCode?: number): unknown {

@@ -16,7 +16,8 @@ export type ShapedRequest = { [RESPONSE_SHAPE]?: ResponseShape };
  * Not an access check: the one hook that runs before every handler without costing what an
  * interceptor costs (Nest builds an Observable pipeline per request for a route with any). It
  * records on the request how the route's body is to be sent, which the response writer
- * (JsonExpressAdapter) and the idempotency interceptor read. Worked out once per route.
+ * (JsonExpressAdapter) and the idempotency interceptor read. Worked out once per route. That it
+ * runs before the handler is pinned by test/e2e/framework-overrides.e2e-spec.ts.
  */
 @Injectable()
 export class ResponseShapeGuard implements CanActivate {

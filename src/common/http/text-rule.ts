@@ -1,5 +1,6 @@
 import type { NextFunction, Request, Response } from 'express';
 import { AppError, type FieldErrors } from '../errors/app-error';
+import type { ErrorReason } from '../errors/reasons';
 
 /** Deeper JSON than this is no request a client of this API sends; walking it is a risk. */
 export const MAX_DEPTH = 32;
@@ -43,28 +44,46 @@ export function numberProblem(value: number, field: string): string | undefined 
  * undefined. Walked without recursion, so no input can exhaust the stack.
  */
 export function findInputProblem(value: unknown, root = ''): FieldErrors | undefined {
+  const problem = firstInputProblem(value, root);
+  return problem && { [problem.field]: [problem.text] };
+}
+
+interface InputProblem {
+  field: string;
+  text: string;
+  /** Its field code: `invalid_text`, `out_of_range` or `too_deep`. */
+  reason: ErrorReason;
+}
+
+function firstInputProblem(value: unknown, root = ''): InputProblem | undefined {
   const pending: [unknown, string, number][] = [[value, root, 0]];
   while (pending.length > 0) {
     const [current, path, depth] = pending.pop()!;
     const field = path || 'body';
     if (typeof current === 'string') {
       const problem = textProblem(current, field);
-      if (problem) return { [field]: [problem] };
+      if (problem) return { field, text: problem, reason: 'invalid_text' };
       continue;
     }
     if (typeof current === 'number') {
       const problem = numberProblem(current, field);
-      if (problem) return { [field]: [problem] };
+      if (problem) return { field, text: problem, reason: 'out_of_range' };
       continue;
     }
     if (!current || typeof current !== 'object') continue;
     if (depth >= MAX_DEPTH) {
-      return { [field]: [`The ${field} field is nested too deeply.`] };
+      return { field, text: `The ${field} field is nested too deeply.`, reason: 'too_deep' };
     }
     for (const [key, item] of Object.entries(current)) {
       const child = path ? `${path}.${printable(key)}` : printable(key);
       const problem = textProblem(key, child);
-      if (problem) return { [child]: [`The ${child} field name is not valid text.`] };
+      if (problem) {
+        return {
+          field: child,
+          text: `The ${child} field name is not valid text.`,
+          reason: 'invalid_text',
+        };
+      }
       pending.push([item, child, depth + 1]);
     }
   }
@@ -77,9 +96,11 @@ export function findInputProblem(value: unknown, root = ''): FieldErrors | undef
  * problem is a 422 naming its field.
  */
 export function refuseUnreadableText(request: Request, _response: Response, next: NextFunction) {
-  const errors =
-    findInputProblem(request.query) ??
-    findInputProblem(request.headers) ??
-    findInputProblem(request.body as unknown);
-  next(errors ? AppError.validation(errors) : undefined);
+  const problem =
+    firstInputProblem(request.query) ??
+    firstInputProblem(request.headers) ??
+    firstInputProblem(request.body as unknown);
+  next(
+    problem ? AppError.validation({ [problem.field]: [problem.text] }, problem.reason) : undefined,
+  );
 }

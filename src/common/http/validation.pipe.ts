@@ -1,7 +1,8 @@
+import { BoundedMap } from '../bounded-map';
 import { type ArgumentMetadata, ValidationPipe } from '@nestjs/common';
 import { AppError } from '../errors/app-error';
 import { validationException } from '../errors/validation';
-import { bodyShapeErrors } from './body-shape';
+import { bodyShapeErrors, bodyShapeReasons } from './body-shape';
 
 const MAX_CACHED_QUERIES = 500;
 
@@ -19,7 +20,7 @@ const MAX_CACHED_QUERIES = 500;
  * runs earlier, as a middleware: guards read the body too.
  */
 class CachingValidationPipe extends ValidationPipe {
-  private readonly queries = new WeakMap<object, Map<string, object>>();
+  private readonly queries = new WeakMap<object, BoundedMap<string, object>>();
 
   override async transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
     const key = metadata.type === 'query' ? cacheKey(value) : undefined;
@@ -31,18 +32,18 @@ class CachingValidationPipe extends ValidationPipe {
       this.toValidate(metadata)
     ) {
       const errors = bodyShapeErrors(value, metatype);
-      if (Object.keys(errors).length > 0) throw AppError.validation(errors);
+      if (Object.keys(errors).length > 0)
+        throw AppError.validation(errors, bodyShapeReasons(errors));
     }
     if (key === undefined || !metatype || !this.toValidate(metadata)) {
       return super.transform(value, metadata);
     }
     let cached = this.queries.get(metatype);
-    if (!cached) this.queries.set(metatype, (cached = new Map<string, object>()));
+    if (!cached) this.queries.set(metatype, (cached = new BoundedMap(MAX_CACHED_QUERIES)));
     const hit = cached.get(key);
     if (hit) return copy(hit);
     const result: unknown = await super.transform(value, metadata);
     if (result && typeof result === 'object') {
-      if (cached.size >= MAX_CACHED_QUERIES) cached.delete(cached.keys().next().value as string);
       cached.set(key, copy(result));
     }
     return result;

@@ -8,6 +8,7 @@ import {
   RedisRateLimitStore,
   type RateLimitStore,
 } from './rate-limit.store';
+import { ReservedBudget } from './reserved-budget';
 
 const REDIS_CLIENT = Symbol('RATE_LIMIT_REDIS');
 
@@ -36,8 +37,13 @@ class RedisCloser implements OnApplicationShutdown {
       useFactory: (redis: Redis | undefined, dataSource: DataSource): RateLimitStore =>
         redis ? new RedisRateLimitStore(redis) : new PostgresRateLimitStore(dataSource),
     },
+    {
+      provide: ReservedBudget,
+      inject: [RATE_LIMIT_STORE],
+      useFactory: (store: RateLimitStore) => new ReservedBudget(store),
+    },
     RedisCloser,
   ],
-  exports: [RATE_LIMIT_STORE],
+  exports: [RATE_LIMIT_STORE, ReservedBudget],
 })
 export class RateLimitModule {}

@@ -17,7 +17,8 @@ export async function rateLimited(
 }
 
 export function tooManyAttempts(retryAfterMs: number): AppError {
-  return new AppError('rate_limited', 'Too Many Attempts.', undefined, {
-    'Retry-After': String(Math.max(1, Math.ceil(retryAfterMs / 1000))),
+  return new AppError('rate_limited', 'Too Many Attempts.', {
+    reason: 'too_many_attempts',
+    headers: { 'Retry-After': String(Math.max(1, Math.ceil(retryAfterMs / 1000))) },
   });
 }

@@ -1,9 +1,12 @@
 import type { ThrottlerStorage } from '@nestjs/throttler';
-import type { RateLimitStore } from './rate-limit.store';
+import type { ReservedBudget } from './reserved-budget';
 
-/** @nestjs/throttler's storage on our shared counters (Redis or PostgreSQL), so all instances agree. */
+/**
+ * @nestjs/throttler's storage on our shared counters (Redis or PostgreSQL), so all instances
+ * agree; taken in reservations (ReservedBudget), so most requests need no round trip.
+ */
 export class SharedThrottlerStorage implements ThrottlerStorage {
-  constructor(private readonly store: RateLimitStore) {}
+  constructor(private readonly store: Pick<ReservedBudget, 'hit'>) {}
 
   async increment(key: string, ttl: number, limit: number) {
     const hit = await this.store.hit(key, limit, ttl);

@@ -1,9 +1,8 @@
 import { Module } from '@nestjs/common';
-import { ConversationsModule } from '../conversations/conversations.module';
+import { AuditModule } from '../audit/audit.module';
 import { DataLookupModule } from '../data-lookup/data-lookup.module';
 import { MailModule } from '../mail/mail.module';
 import { OrganizationsModule } from '../organizations/organizations.module';
-import { OutboxModule } from '../outbox/outbox.module';
 import { SitesModule } from '../sites/sites.module';
 import { VisitorsModule } from '../visitors/visitors.module';
 import { AccountLoginController } from './account-login.controller';
@@ -12,30 +11,22 @@ import { AccountLoginService } from './account-login.service';
 import { LoginCodeService } from './login-code.service';
 import { TrustedLoginController, TrustedLoginSettingsController } from './trusted-login.controller';
 import { TrustedLoginService } from './trusted-login.service';
-import { VisitorRecordsService } from './visitor-records.service';
 
 /**
- * Visitor account login (identifier, mailed code, trusted) and what a logged-in visitor can read
- * of the owner's records. Codes are mailed through MailModule.
+ * Visitor account login (identifier, mailed code, trusted). Codes are mailed through MailModule.
+ * What a logged-in visitor reads of the owner's records is VisitorRecordsModule's.
  */
 @Module({
   imports: [
-    ConversationsModule,
+    AuditModule,
     DataLookupModule,
     MailModule,
     OrganizationsModule,
-    OutboxModule,
     SitesModule,
     VisitorsModule,
   ],
   controllers: [AccountLoginController, TrustedLoginSettingsController, TrustedLoginController],
-  providers: [
-    AccountLoginRepository,
-    AccountLoginService,
-    LoginCodeService,
-    TrustedLoginService,
-    VisitorRecordsService,
-  ],
+  providers: [AccountLoginRepository, AccountLoginService, LoginCodeService, TrustedLoginService],
   exports: [AccountLoginService],
 })
 export class AccountLoginModule {}

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
-import { sql } from '../../database/sql';
+import { query, sql, type SqlExecutor } from '../../database/sql';
 
 export type LoginMethod = 'identifier' | 'otp' | 'trusted';
 
@@ -32,20 +32,15 @@ export interface TrustedLoginRow {
   secret_prefix: string | null;
 }
 
-const LOGIN_COLUMNS =
-  'visitor_id, site_id, account_key, account_source, identifier, method, verified_at';
-const CODE_COLUMNS =
-  'id, visitor_id, account_key, account_source, identifier, code_salt, code_hash, attempts, expires_at';
-
-/** Logins, one-time codes, trusted-login secrets and answered keyword messages. */
+/** Logins, one-time codes and trusted-login secrets. */
 @Injectable()
 export class AccountLoginRepository {
   constructor(private readonly dataSource: DataSource) {}
 
   async login(organizationId: string, visitorId: string): Promise<AccountLoginRow | undefined> {
-    const rows = await sql<AccountLoginRow>(
+    const rows = await sql(
       this.dataSource,
-      `SELECT ${LOGIN_COLUMNS} FROM visitor_account_logins
+      query<AccountLoginRow>`SELECT visitor_id, site_id, account_key, account_source, identifier, method, verified_at FROM visitor_account_logins
        WHERE organization_id = $1 AND visitor_id = $2 AND expires_at > now()`,
       [organizationId, visitorId],
     );
@@ -57,16 +52,16 @@ export class AccountLoginRepository {
     organizationId: string,
     login: Omit<AccountLoginRow, 'verified_at'> & { lifetimeSeconds: number },
   ): Promise<AccountLoginRow> {
-    const rows = await sql<AccountLoginRow>(
+    const rows = await sql(
       manager,
-      `INSERT INTO visitor_account_logins (visitor_id, organization_id, site_id, account_key,
+      query<AccountLoginRow>`INSERT INTO visitor_account_logins (visitor_id, organization_id, site_id, account_key,
          account_source, identifier, method, verified_at, expires_at)
        VALUES ($1, $2, $3, $4, $5, $6, $7, now(), now() + make_interval(secs => $8))
        ON CONFLICT (visitor_id) DO UPDATE SET account_key = EXCLUDED.account_key,
          account_source = EXCLUDED.account_source, identifier = EXCLUDED.identifier,
          method = EXCLUDED.method, verified_at = EXCLUDED.verified_at,
          expires_at = EXCLUDED.expires_at
-       RETURNING ${LOGIN_COLUMNS}`,
+       RETURNING visitor_id, site_id, account_key, account_source, identifier, method, verified_at`,
       [
         login.visitor_id,
         organizationId,
@@ -84,14 +79,20 @@ export class AccountLoginRepository {
   async deleteLogin(manager: EntityManager, organizationId: string, visitorId: string) {
     await sql(
       manager,
-      `DELETE FROM visitor_account_logins WHERE organization_id = $1 AND visitor_id = $2`,
+      query`DELETE FROM visitor_account_logins WHERE organization_id = $1 AND visitor_id = $2`,
       [organizationId, visitorId],
     );
   }
 
   /** Serializes code requests and checks of one visitor until the transaction ends. */
   async lockVisitorCodes(manager: EntityManager, visitorId: string): Promise<void> {
-    await sql(manager, `SELECT pg_advisory_xact_lock(7007, hashint8($1::bigint))`, [visitorId]);
+    await sql(
+      manager,
+      query<{
+        pg_advisory_xact_lock: void | null;
+      }>`SELECT pg_advisory_xact_lock(7007, hashint8($1::bigint))`,
+      [visitorId],
+    );
   }
 
   /** The creation times of the visitor's codes in the last hour, oldest first. */
@@ -100,9 +101,9 @@ export class AccountLoginRepository {
     organizationId: string,
     visitorId: string,
   ): Promise<Date[]> {
-    const rows = await sql<{ created_at: Date }>(
+    const rows = await sql(
       manager,
-      `SELECT created_at FROM visitor_login_codes
+      query<{ created_at: Date }>`SELECT created_at FROM visitor_login_codes
        WHERE organization_id = $1 AND visitor_id = $2 AND created_at > now() - interval '1 hour'
        ORDER BY created_at`,
       [organizationId, visitorId],
@@ -116,9 +117,9 @@ export class AccountLoginRepository {
     scope: { organizationId: string; siteId: string },
     accountKey: string,
   ) {
-    const rows = await sql<{ count: string }>(
+    const rows = await sql(
       manager,
-      `SELECT count(*) AS count FROM visitor_login_codes
+      query<{ count: string }>`SELECT count(*) AS count FROM visitor_login_codes
        WHERE organization_id = $1 AND site_id = $2 AND account_key = $3
          AND created_at > now() - interval '1 hour'`,
       [scope.organizationId, scope.siteId, accountKey],
@@ -132,9 +133,9 @@ export class AccountLoginRepository {
     scope: { organizationId: string; siteId: string },
     accountKey: string,
   ): Promise<number> {
-    const rows = await sql<{ tries: string | null }>(
+    const rows = await sql(
       manager,
-      `SELECT sum(attempts) AS tries FROM visitor_login_codes
+      query<{ tries: string | null }>`SELECT sum(attempts) AS tries FROM visitor_login_codes
        WHERE organization_id = $1 AND site_id = $2 AND account_key = $3
          AND created_at > now() - interval '1 day'`,
       [scope.organizationId, scope.siteId, accountKey],
@@ -150,7 +151,7 @@ export class AccountLoginRepository {
   ): Promise<void> {
     await sql(
       manager,
-      `UPDATE visitor_login_codes SET burned_at = now()
+      query`UPDATE visitor_login_codes SET burned_at = now()
        WHERE organization_id = $2 AND visitor_id = $1 AND used_at IS NULL AND burned_at IS NULL`,
       [visitorId, organizationId],
     );
@@ -164,12 +165,12 @@ export class AccountLoginRepository {
       lifetimeSeconds: number;
     },
   ): Promise<LoginCodeRow> {
-    const rows = await sql<LoginCodeRow>(
+    const rows = await sql(
       manager,
-      `INSERT INTO visitor_login_codes (organization_id, site_id, visitor_id, account_key,
+      query<LoginCodeRow>`INSERT INTO visitor_login_codes (organization_id, site_id, visitor_id, account_key,
          account_source, identifier, code_salt, code_hash, expires_at)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, now() + make_interval(secs => $9))
-       RETURNING ${CODE_COLUMNS}`,
+       RETURNING id, visitor_id, account_key, account_source, identifier, code_salt, code_hash, attempts, expires_at`,
       [
         organizationId,
         code.siteId,
@@ -191,9 +192,11 @@ export class AccountLoginRepository {
     organizationId: string,
     visitorId: string,
   ): Promise<(LoginCodeRow & { expired: boolean }) | undefined> {
-    const rows = await sql<LoginCodeRow & { expired: boolean }>(
+    const rows = await sql(
       manager,
-      `SELECT ${CODE_COLUMNS}, expires_at <= now() AS expired FROM visitor_login_codes
+      query<
+        LoginCodeRow & { expired: boolean }
+      >`SELECT id, visitor_id, account_key, account_source, identifier, code_salt, code_hash, attempts, expires_at, COALESCE(expires_at <= now(), true) AS expired FROM visitor_login_codes
        WHERE organization_id = $1 AND visitor_id = $2 AND used_at IS NULL AND burned_at IS NULL
        ORDER BY created_at DESC, id DESC LIMIT 1 FOR UPDATE`,
       [organizationId, visitorId],
@@ -208,9 +211,9 @@ export class AccountLoginRepository {
     codeId: string,
     limit: number,
   ): Promise<number> {
-    const rows = await sql<{ attempts: number }>(
+    const rows = await sql(
       manager,
-      `UPDATE visitor_login_codes SET attempts = attempts + 1,
+      query<{ attempts: number }>`UPDATE visitor_login_codes SET attempts = attempts + 1,
          burned_at = CASE WHEN attempts + 1 >= $2 THEN now() ELSE burned_at END
        WHERE organization_id = $3 AND id = $1 RETURNING attempts`,
       [codeId, limit, organizationId],
@@ -221,7 +224,7 @@ export class AccountLoginRepository {
   async markUsed(manager: EntityManager, organizationId: string, codeId: string): Promise<void> {
     await sql(
       manager,
-      `UPDATE visitor_login_codes SET used_at = now() WHERE organization_id = $2 AND id = $1`,
+      query`UPDATE visitor_login_codes SET used_at = now() WHERE organization_id = $2 AND id = $1`,
       [codeId, organizationId],
     );
   }
@@ -230,7 +233,7 @@ export class AccountLoginRepository {
   async codeUsable(organizationId: string, codeId: string): Promise<boolean> {
     const rows = await sql(
       this.dataSource,
-      `SELECT 1 FROM visitor_login_codes
+      query<{ found: number }>`SELECT 1 AS found FROM visitor_login_codes
        WHERE organization_id = $1 AND id = $2 AND used_at IS NULL AND burned_at IS NULL
          AND expires_at > now()`,
       [organizationId, codeId],
@@ -239,19 +242,24 @@ export class AccountLoginRepository {
   }
 
   async trusted(organizationId: string): Promise<TrustedLoginRow> {
-    const rows = await sql<TrustedLoginRow>(
+    const rows = await sql(
       this.dataSource,
-      `SELECT enabled, secret_hash, secret_prefix FROM trusted_login_settings
+      query<TrustedLoginRow>`SELECT enabled, secret_hash, secret_prefix FROM trusted_login_settings
        WHERE organization_id = $1`,
       [organizationId],
     );
     return rows[0] ?? { enabled: false, secret_hash: null, secret_prefix: null };
   }
 
-  async saveTrustedSecret(organizationId: string, hash: Buffer, prefix: string) {
-    const rows = await sql<TrustedLoginRow>(
-      this.dataSource,
-      `INSERT INTO trusted_login_settings (organization_id, secret_hash, secret_prefix, secret_created_at)
+  async saveTrustedSecret(
+    organizationId: string,
+    hash: Buffer,
+    prefix: string,
+    executor: SqlExecutor = this.dataSource,
+  ) {
+    const rows = await sql(
+      executor,
+      query<TrustedLoginRow>`INSERT INTO trusted_login_settings (organization_id, secret_hash, secret_prefix, secret_created_at)
        VALUES ($1, $2, $3, now())
        ON CONFLICT (organization_id) DO UPDATE SET secret_hash = EXCLUDED.secret_hash,
          secret_prefix = EXCLUDED.secret_prefix, secret_created_at = now(), updated_at = now()
@@ -265,32 +273,17 @@ export class AccountLoginRepository {
    * Switches trusted login (the caller checked that a secret exists before enabling; without a
    * row there is nothing to switch off).
    */
-  async setTrustedEnabled(organizationId: string, enabled: boolean): Promise<TrustedLoginRow> {
-    const rows = await sql<TrustedLoginRow>(
-      this.dataSource,
-      `UPDATE trusted_login_settings SET enabled = $2, updated_at = now()
+  async setTrustedEnabled(
+    organizationId: string,
+    enabled: boolean,
+    executor: SqlExecutor = this.dataSource,
+  ): Promise<TrustedLoginRow> {
+    const rows = await sql(
+      executor,
+      query<TrustedLoginRow>`UPDATE trusted_login_settings SET enabled = $2, updated_at = now()
        WHERE organization_id = $1 RETURNING enabled, secret_hash, secret_prefix`,
       [organizationId, enabled],
     );
     return rows[0] ?? { enabled: false, secret_hash: null, secret_prefix: null };
-  }
-
-  /** Claims a visitor message for a keyword reply; false when it was answered already. */
-  async claimReply(organizationId: string, messageId: string, ruleId: string): Promise<boolean> {
-    const rows = await sql(
-      this.dataSource,
-      `INSERT INTO data_lookup_replies (message_id, organization_id, rule_id) VALUES ($1, $2, $3)
-       ON CONFLICT (message_id) DO NOTHING RETURNING message_id`,
-      [messageId, organizationId, ruleId],
-    );
-    return rows.length > 0;
-  }
-
-  async releaseReply(organizationId: string, messageId: string): Promise<void> {
-    await sql(
-      this.dataSource,
-      `DELETE FROM data_lookup_replies WHERE organization_id = $2 AND message_id = $1`,
-      [messageId, organizationId],
-    );
   }
 }

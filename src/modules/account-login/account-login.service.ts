@@ -19,7 +19,7 @@ import {
   type LoginMethod,
 } from './account-login.repository';
 import { LoginCodeService } from './login-code.service';
-import { followUps, REPLIES } from './login-replies';
+import { followUps, loginReplies, type LoginReplies } from './login-replies';
 
 /** How long a login lasts; the widget asks the visitor to log in again after that. */
 export const LOGIN_LIFETIME_SECONDS = 24 * 60 * 60;
@@ -56,6 +56,14 @@ export class AccountLoginService {
     return login;
   }
 
+  /**
+   * The account key of the visitor's valid login (`current`), undefined without one: all the
+   * records feature reads of a login (issue 32, point 7).
+   */
+  async accountKey(visitor: VisitorPrincipal, lookup?: SiteLookup): Promise<string | undefined> {
+    return (await this.current(visitor, lookup))?.account_key;
+  }
+
   /** `visitor_profile.account_login` of the visitor. */
   async state(visitor: VisitorPrincipal): Promise<AccountLoginState | undefined> {
     const login = await this.current(visitor);
@@ -68,7 +76,7 @@ export class AccountLoginService {
       this.visitors.widgetVisitor(visitor.organizationId, visitor.visitorId),
       this.sites.get(visitor.organizationId, visitor.siteId),
     ]);
-    const fields = withDefaults(site.widget_settings).pre_chat_form.fields;
+    const fields = withDefaults(site.widgetSettings).pre_chat_form.fields;
     return toVisitorProfile(
       row,
       fields,
@@ -85,7 +93,10 @@ export class AccountLoginService {
     await this.organizations.requireFeature(visitor.organizationId, 'data_lookup');
     const lookup = await this.dataLookup.require(visitor.organizationId, visitor.siteId);
     if (!lookup.widget.visitor_account_login.enabled) {
-      throw AppError.forbidden('Visitor account login is not enabled for this site.');
+      throw AppError.forbidden(
+        'Visitor account login is not enabled for this site.',
+        'account_login_disabled',
+      );
     }
     return lookup;
   }
@@ -98,16 +109,17 @@ export class AccountLoginService {
     // An identifier naming two accounts logs in to neither.
     const account = accounts.length === 1 ? accounts[0] : undefined;
 
+    const replies = await this.replies(visitor);
     if (!lookup.settings.require_otp) {
       if (!account) {
         return this.answer(visitor, {
           success: false,
           otp_required: false,
-          reply_body: REPLIES.noAccount,
+          reply_body: replies.noAccount,
         });
       }
       const login = await this.complete(visitor, lookup, account, typed, 'identifier');
-      return this.loggedIn(visitor, lookup, login, account, { otp_required: false });
+      return this.loggedIn(visitor, lookup, login, account, replies, { otp_required: false });
     }
 
     await this.codes.issue(visitor, lookup, typed, account);
@@ -115,14 +127,15 @@ export class AccountLoginService {
     return this.answer(visitor, {
       success: true,
       otp_required: true,
-      reply_body: REPLIES.codeSent,
+      reply_body: replies.codeSent,
     });
   }
 
   /** `POST /widget/account-login/verify-otp`. */
   async verify(visitor: VisitorPrincipal, otp: string) {
     const lookup = await this.loginLookup(visitor);
-    const outcome = await this.codes.check(visitor, lookup, otp);
+    const replies = await this.replies(visitor);
+    const outcome = await this.codes.check(visitor, lookup, otp, replies);
     if (!outcome.code) {
       return this.answer(visitor, { success: false, reply_body: outcome.reply });
     }
@@ -132,7 +145,7 @@ export class AccountLoginService {
       name: null,
     };
     const login = await this.complete(visitor, lookup, account, outcome.code.identifier, 'otp');
-    return this.loggedIn(visitor, lookup, login, account, {});
+    return this.loggedIn(visitor, lookup, login, account, replies, {});
   }
 
   /** `POST /widget/account-logout`: always allowed, so nobody stays stuck logged in. */
@@ -173,7 +186,7 @@ export class AccountLoginService {
       const name = current.name ? undefined : (account.name ?? undefined);
       const email = current.email ? undefined : (account.email ?? undefined);
       if (name !== undefined || email !== undefined) {
-        await this.visitors.openSession(manager, visitor, current.visitor_uid, { name, email });
+        await this.visitors.openSession(manager, visitor, current.visitorUid, { name, email });
       }
       return login;
     });
@@ -184,15 +197,23 @@ export class AccountLoginService {
     lookup: SiteLookup,
     login: AccountLoginRow,
     account: OwnerAccount,
+    replies: LoginReplies,
     extra: { otp_required?: boolean },
   ) {
     return {
       success: true,
       ...extra,
-      reply_body: REPLIES.loggedIn(account.name ?? login.identifier),
+      reply_body: replies.loggedIn(account.name ?? login.identifier),
       follow_up_replies: followUps(lookup),
       visitor_profile: await this.profile(visitor, login),
     };
+  }
+
+  /** The bot's login replies in the visitor's language (English when it is not one of the six). */
+  async replies(visitor: { organizationId: string; visitorId: string }): Promise<LoginReplies> {
+    return loginReplies(
+      (await this.visitors.get(visitor.organizationId, visitor.visitorId)).language,
+    );
   }
 
   private async answer<T extends { success: boolean; reply_body: string }>(

@@ -22,7 +22,7 @@ import {
   normalizeIdentifier,
   WRONG_CODES_PER_ACCOUNT_DAY,
 } from './login-codes';
-import { REPLIES } from './login-replies';
+import type { LoginReplies } from './login-replies';
 
 const HOUR_MS = 60 * 60 * 1000;
 
@@ -90,8 +90,9 @@ export class LoginCodeService {
               1000,
           ),
         );
-        throw new AppError('rate_limited', 'Too Many Attempts.', undefined, {
-          'Retry-After': String(retryAfter),
+        throw new AppError('rate_limited', 'Too Many Attempts.', {
+          reason: 'too_many_attempts',
+          headers: { 'Retry-After': String(retryAfter) },
         });
       }
       let mailTo = account?.email ?? null;
@@ -138,7 +139,12 @@ export class LoginCodeService {
   }
 
   /** Checks `otp` against the visitor's current code, counting a wrong try. */
-  check(visitor: VisitorPrincipal, lookup: SiteLookup, otp: string): Promise<CodeCheck> {
+  check(
+    visitor: VisitorPrincipal,
+    lookup: SiteLookup,
+    otp: string,
+    replies: LoginReplies,
+  ): Promise<CodeCheck> {
     return this.dataSource.transaction(async (manager) => {
       await this.repository.lockVisitorCodes(manager, visitor.visitorId);
       const code = await this.repository.lockCurrentCode(
@@ -147,7 +153,7 @@ export class LoginCodeService {
         visitor.visitorId,
       );
       if (!code || code.expired || code.account_source !== accountSource(lookup.settings.account)) {
-        return { reply: REPLIES.noCode };
+        return { reply: replies.noCode };
       }
       // An account past its wrong codes for the day logs in with none: the answer is a wrong code's.
       const blocked =
@@ -167,7 +173,7 @@ export class LoginCodeService {
         );
         return {
           reply:
-            tries >= MAX_WRONG_TRIES ? REPLIES.burned : REPLIES.wrongCode(MAX_WRONG_TRIES - tries),
+            tries >= MAX_WRONG_TRIES ? replies.burned : replies.wrongCode(MAX_WRONG_TRIES - tries),
         };
       }
       await this.repository.markUsed(manager, visitor.organizationId, code.id);

@@ -3,14 +3,15 @@ import { randomBase62, sameBytes, sha256 } from '../../common/crypto/secrets';
 import { AppError } from '../../common/errors/app-error';
 import { RATE_LIMIT_STORE, type RateLimitStore } from '../../common/rate-limit/rate-limit.store';
 import { rateLimited } from '../../common/rate-limit/rate-limited';
+import { DataSource } from 'typeorm';
 import { AppConfig } from '../../config/app-config';
+import { AuditLogService } from '../audit/audit-log.service';
 import { DataLookupService } from '../data-lookup/data-lookup.service';
 import { OrganizationsService } from '../organizations/organizations.service';
 import { SitesService } from '../sites/sites.service';
 import { VisitorsService } from '../visitors/visitors.service';
 import { type TrustedLoginRow, AccountLoginRepository } from './account-login.repository';
 import { AccountLoginService } from './account-login.service';
-import { REPLIES } from './login-replies';
 
 export const TRUSTED_LOGIN_HEADER = 'X-Service-Visitor-Login-Secret';
 const PREFIX_LENGTH = 8;
@@ -31,6 +32,8 @@ export class TrustedLoginService {
     private readonly visitors: VisitorsService,
     private readonly config: AppConfig,
     @Inject(RATE_LIMIT_STORE) private readonly limits: RateLimitStore,
+    private readonly dataSource: DataSource,
+    private readonly audit: AuditLogService,
   ) {}
 
   async status(organizationId: string) {
@@ -40,20 +43,45 @@ export class TrustedLoginService {
   async rotate(organizationId: string) {
     await this.organizations.requireFeature(organizationId, 'trusted_login');
     const secret = `vls_${randomBase62(40)}`;
-    const row = await this.repository.saveTrustedSecret(
-      organizationId,
-      sha256(secret),
-      secret.slice(0, PREFIX_LENGTH),
-    );
+    const row = await this.dataSource.transaction(async (manager) => {
+      const saved = await this.repository.saveTrustedSecret(
+        organizationId,
+        sha256(secret),
+        secret.slice(0, PREFIX_LENGTH),
+        manager,
+      );
+      await this.audit.record(manager, organizationId, {
+        action: 'trusted_login.secret_rotated',
+        target: { type: 'trusted_login', id: organizationId, label: 'Trusted login' },
+        changes: { after: { secret_prefix: saved.secret_prefix, secret: secret } },
+      });
+      return saved;
+    });
     return { plain_text_secret: secret, trusted_login: this.toStatus(row) };
   }
 
   async setEnabled(organizationId: string, enabled: boolean) {
     await this.organizations.requireFeature(organizationId, 'trusted_login');
     if (enabled && !(await this.repository.trusted(organizationId)).secret_hash) {
-      throw AppError.invalid('enabled', 'Generate a secret before enabling trusted login.');
+      throw AppError.invalid(
+        'enabled',
+        'Generate a secret before enabling trusted login.',
+        'trusted_login_secret_missing',
+      );
     }
-    return this.toStatus(await this.repository.setTrustedEnabled(organizationId, enabled));
+    const row = await this.dataSource.transaction(async (manager) => {
+      const before = await this.repository.trusted(organizationId);
+      const saved = await this.repository.setTrustedEnabled(organizationId, enabled, manager);
+      if (before.enabled !== saved.enabled) {
+        await this.audit.record(manager, organizationId, {
+          action: 'trusted_login.updated',
+          target: { type: 'trusted_login', id: organizationId, label: 'Trusted login' },
+          changes: { before: { enabled: before.enabled }, after: { enabled: saved.enabled } },
+        });
+      }
+      return saved;
+    });
+    return this.toStatus(row);
   }
 
   /**
@@ -67,7 +95,7 @@ export class TrustedLoginService {
   ) {
     const site = await this.sites.findActiveByWidgetKey(input.widget_key);
     if (!site) throw AppError.notFound();
-    const organizationId = site.organization_id;
+    const organizationId = site.organizationId;
     const trusted = await this.repository.trusted(organizationId);
     if (!secret || !trusted.secret_hash || !sameBytes(sha256(secret), trusted.secret_hash)) {
       throw AppError.unauthenticated();
@@ -81,7 +109,8 @@ export class TrustedLoginService {
       60_000,
     );
     await this.organizations.requireFeature(organizationId, 'trusted_login');
-    if (!trusted.enabled) throw AppError.forbidden('Trusted visitor login is disabled.');
+    if (!trusted.enabled)
+      throw AppError.forbidden('Trusted visitor login is disabled.', 'trusted_login_disabled');
     this.organizations.requireActiveSubscription(await this.organizations.get(organizationId));
     const scope = { organizationId, siteId: site.id };
     const lookup = await this.accountLogin.loginLookup(scope);
@@ -90,14 +119,15 @@ export class TrustedLoginService {
         ? await this.visitors.idOfSite(organizationId, site.id, String(input.visitor_id))
         : await this.visitors.idByUid(organizationId, site.id, input.visitor_uid ?? '');
     if (!visitorId) throw AppError.notFound();
-    const visitor = { ...scope, allowedDomains: site.allowed_domains, visitorId };
+    const visitor = { ...scope, allowedDomains: site.allowedDomains, visitorId };
 
     const email = input.email.trim();
+    const replies = await this.accountLogin.replies(visitor);
     const accounts = await this.dataLookup.findAccounts(lookup, email);
     if (accounts.length !== 1) {
       return {
         success: false,
-        reply_body: REPLIES.trustedNoAccount,
+        reply_body: replies.trustedNoAccount,
         visitor_profile: await this.accountLogin.profile(
           visitor,
           await this.accountLogin.current(visitor, lookup),
@@ -107,7 +137,7 @@ export class TrustedLoginService {
     const login = await this.accountLogin.complete(visitor, lookup, accounts[0], email, 'trusted');
     return {
       success: true,
-      reply_body: REPLIES.loggedIn(accounts[0].name ?? email),
+      reply_body: replies.loggedIn(accounts[0].name ?? email),
       visitor_profile: await this.accountLogin.profile(visitor, login),
     };
   }

@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { AuditModule } from '../audit/audit.module';
 import { RealtimeModule } from '../realtime/realtime.module';
 import { OutboxModule } from '../outbox/outbox.module';
 import { AgentsRepository } from './agents.repository';
@@ -8,7 +9,7 @@ import { PublicAgentsController } from './public-agents.controller';
 import { TeamController } from './team.controller';
 
 @Module({
-  imports: [OutboxModule, RealtimeModule],
+  imports: [AuditModule, OutboxModule, RealtimeModule],
   controllers: [TeamController, PublicAgentsController, PresenceController],
   providers: [AgentsRepository, AgentsService],
   exports: [AgentsService],

@@ -48,7 +48,7 @@ export class PublicAgentsController {
     return {
       data: {
         ...toPublicAgent(user),
-        last_seen_at: user.last_seen_at ? new Date(user.last_seen_at).toISOString() : null,
+        last_seen_at: user.lastSeenAt ? new Date(user.lastSeenAt).toISOString() : null,
       },
     };
   }

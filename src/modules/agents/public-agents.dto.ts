@@ -3,7 +3,7 @@ import { IsIn, IsOptional } from 'class-validator';
 import { ROLES, type Role } from '../../common/auth/auth.types';
 import { PageMetaDto, PageQueryDto } from '../../common/http/pagination';
 import { EnvelopeDto } from '../../common/openapi/envelope.dto';
-import type { UserRow } from './agents.repository';
+import type { MemberRecord } from './member-record';
 
 export class AgentQueryDto extends PageQueryDto {
   @ApiPropertyOptional({ enum: ROLES })
@@ -32,7 +32,7 @@ export class AgentDetailResponseDto extends EnvelopeDto {
   @ApiProperty({ type: PublicAgentDetailDto }) data!: PublicAgentDetailDto;
 }
 
-export const toPublicAgent = (user: UserRow): PublicAgentDto => ({
+export const toPublicAgent = (user: MemberRecord): PublicAgentDto => ({
   id: Number(user.id),
   name: user.name,
   email: user.email,

@@ -1,11 +1,12 @@
+import { BoundedMap } from '../../common/bounded-map';
 import type { ApiKeyPrincipal } from '../../common/auth/auth.types';
 
 /**
- * How long an instance may keep answering from a key it looked up, so how long a revocation on
- * another instance can take to reach it (docs/decisions.md, Identity). A revocation on the
- * same instance takes effect at once.
+ * How long an instance may keep answering from a key it looked up. A revocation reaches every
+ * instance at once through the InvalidationBus; this bounds how long one whose broadcast failed
+ * can still be used elsewhere (docs/decisions.md, Identity).
  */
-export const API_KEY_CACHE_TTL_MS = 5_000;
+export const API_KEY_CACHE_TTL_MS = 60_000;
 const MAX_ENTRIES = 10_000;
 
 interface Entry {
@@ -19,12 +20,14 @@ interface Entry {
  * ago works at once and a wrong key is always looked up.
  */
 export class ApiKeyCache {
-  private readonly entries = new Map<string, Entry>();
+  private readonly entries: BoundedMap<string, Entry>;
 
   constructor(
     private readonly ttlMs = API_KEY_CACHE_TTL_MS,
-    private readonly maxEntries = MAX_ENTRIES,
-  ) {}
+    maxEntries = MAX_ENTRIES,
+  ) {
+    this.entries = new BoundedMap(maxEntries);
+  }
 
   get(hash: Buffer, now = Date.now()): ApiKeyPrincipal | undefined {
     const id = hash.toString('base64');
@@ -39,12 +42,6 @@ export class ApiKeyCache {
 
   set(hash: Buffer, principal: ApiKeyPrincipal, now = Date.now()): void {
     const id = hash.toString('base64');
-    this.entries.delete(id);
-    if (this.entries.size >= this.maxEntries) {
-      // Oldest first: a Map iterates in insertion order.
-      const oldest = this.entries.keys().next();
-      if (!oldest.done) this.entries.delete(oldest.value);
-    }
     this.entries.set(id, { principal, expiresAt: now + this.ttlMs });
   }
 
@@ -54,7 +51,12 @@ export class ApiKeyCache {
     if (entry) entry.principal = { ...entry.principal, lastUsedAt: at };
   }
 
-  /** Forgets a key at once (revoked on this instance). */
+  /** Forgets every key (notifications may have been missed). */
+  clear(): void {
+    this.entries.clear();
+  }
+
+  /** Forgets a key at once (revoked). */
   forget(keyId: string): void {
     for (const [id, entry] of this.entries) {
       if (entry.principal.id === keyId) this.entries.delete(id);

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { pageOf, sql } from '../../database/sql';
+import { pageOf, query, sql, type SqlExecutor } from '../../database/sql';
 import { DataSource } from 'typeorm';
 import type { Ability } from '../../common/auth/auth.types';
 
@@ -15,14 +15,12 @@ export interface ApiKeyRow {
   created_at: Date;
 }
 
-const COLUMNS =
-  'id, organization_id, created_by_user_id, name, key_prefix, key_hash, abilities, last_used_at, created_at';
-
 @Injectable()
 export class ApiKeysRepository {
   constructor(private readonly dataSource: DataSource) {}
 
   async insert(
+    executor: SqlExecutor,
     organizationId: string,
     key: {
       createdByUserId: string | null;
@@ -32,10 +30,10 @@ export class ApiKeysRepository {
       abilities: Ability[];
     },
   ): Promise<ApiKeyRow> {
-    const rows = await sql<ApiKeyRow>(
-      this.dataSource,
-      `INSERT INTO api_keys (organization_id, created_by_user_id, name, key_prefix, key_hash, abilities)
-       VALUES ($1, $2, $3, $4, $5, $6) RETURNING ${COLUMNS}`,
+    const rows = await sql(
+      executor,
+      query<ApiKeyRow>`INSERT INTO api_keys (organization_id, created_by_user_id, name, key_prefix, key_hash, abilities)
+       VALUES ($1, $2, $3, $4, $5, $6) RETURNING id, organization_id, created_by_user_id, name, key_prefix, key_hash, abilities, last_used_at, created_at`,
       [organizationId, key.createdByUserId, key.name, key.keyPrefix, key.keyHash, key.abilities],
     );
     return rows[0];
@@ -46,33 +44,39 @@ export class ApiKeysRepository {
     organizationId: string,
     page: { perPage: number; offset: number },
   ): Promise<{ rows: ApiKeyRow[]; total: number }> {
-    return pageOf<ApiKeyRow>(
+    return pageOf(
       this.dataSource,
       {
-        columns: COLUMNS,
-        from: 'api_keys',
-        where: 'organization_id = $1 AND revoked_at IS NULL',
-        parameters: [organizationId],
-        orderBy: 'id DESC',
+        rows: query<ApiKeyRow>`SELECT id, organization_id, created_by_user_id, name, key_prefix, key_hash, abilities, last_used_at, created_at FROM api_keys
+          WHERE organization_id = $1 AND revoked_at IS NULL
+          ORDER BY id DESC LIMIT $2 OFFSET $3`,
+        total: query<{ total: string }>`SELECT count(*) AS total FROM api_keys
+          WHERE organization_id = $1 AND revoked_at IS NULL`,
       },
+      [organizationId],
       page,
     );
   }
 
-  async revoke(organizationId: string, keyId: string): Promise<boolean> {
-    const rows = await sql<unknown>(
-      this.dataSource,
-      `UPDATE api_keys SET revoked_at = now() WHERE organization_id = $1 AND id = $2 AND revoked_at IS NULL RETURNING id`,
+  /** The revoked key, or undefined when there was no such active key. */
+  async revoke(
+    executor: SqlExecutor,
+    organizationId: string,
+    keyId: string,
+  ): Promise<ApiKeyRow | undefined> {
+    const rows = await sql(
+      executor,
+      query<ApiKeyRow>`UPDATE api_keys SET revoked_at = now() WHERE organization_id = $1 AND id = $2 AND revoked_at IS NULL RETURNING id, organization_id, created_by_user_id, name, key_prefix, key_hash, abilities, last_used_at, created_at`,
       [organizationId, keyId],
     );
-    return rows.length > 0;
+    return rows[0];
   }
 
   /** Authentication looks a key up by its hash, before any tenant is known. */
   async findActiveByHash(keyHash: Buffer): Promise<ApiKeyRow | undefined> {
-    const rows = await sql<ApiKeyRow>(
+    const rows = await sql(
       this.dataSource,
-      `SELECT ${COLUMNS} FROM api_keys WHERE key_hash = $1 AND revoked_at IS NULL`,
+      query<ApiKeyRow>`SELECT id, organization_id, created_by_user_id, name, key_prefix, key_hash, abilities, last_used_at, created_at FROM api_keys WHERE key_hash = $1 AND revoked_at IS NULL`,
       [keyHash],
     );
     return rows[0];
@@ -80,8 +84,9 @@ export class ApiKeysRepository {
 
   /** Writes `last_used_at` unless it was written less than a minute ago. */
   async touch(organizationId: string, keyId: string): Promise<void> {
-    await this.dataSource.query(
-      `UPDATE api_keys SET last_used_at = now()
+    await sql(
+      this.dataSource,
+      query`UPDATE api_keys SET last_used_at = now()
        WHERE organization_id = $2 AND id = $1
          AND (last_used_at IS NULL OR last_used_at < now() - interval '1 minute')`,
       [keyId, organizationId],

@@ -9,7 +9,7 @@ import {
   type TimeRange,
   type Weekday,
   workingHoursProblems,
-} from './working-hours';
+} from '../../common/time/working-hours';
 
 /** Present means validated: `null` is a wrong value here, not an omission. */
 const UnlessOmitted = () => ValidateIf((_: unknown, value: unknown) => value !== undefined);

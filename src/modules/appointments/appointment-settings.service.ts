@@ -14,7 +14,7 @@ import {
   mergeWorkingHours,
   type TimeRange,
   type Weekday,
-} from './working-hours';
+} from '../../common/time/working-hours';
 
 /** A settings change; an omitted field keeps its value, and so does a weekday `working_hours` leaves out. */
 export interface SettingsInput {
@@ -97,7 +97,10 @@ export class AppointmentSettingsService {
     await this.organizations.requireFeature(widget.organizationId, 'appointments');
     const found = await this.get(widget.organizationId, widget.siteId);
     if (!found.settings.enabled) {
-      throw AppError.forbidden('Appointment booking is disabled for this site.');
+      throw AppError.forbidden(
+        'Appointment booking is disabled for this site.',
+        'booking_disabled',
+      );
     }
     return found;
   }

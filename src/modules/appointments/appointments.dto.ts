@@ -1,3 +1,4 @@
+import { WEEKDAYS, type Weekday } from '../../common/time/working-hours';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsOptional, IsString, MaxLength, ValidateIf } from 'class-validator';
 import { PageMetaDto, PageQueryDto } from '../../common/http/pagination';
@@ -171,6 +172,13 @@ export class AvailabilityResponseDto extends EnvelopeDto {
       "The last date that can have slots (today plus advance_days, in the site's time zone): a day picker ends there",
   })
   last_date!: string;
+  @ApiProperty({
+    enum: WEEKDAYS,
+    isArray: true,
+    example: ['monday', 'tuesday', 'wednesday', 'thursday', 'friday'],
+    description: 'The weekdays with working hours: a day picker offers only these',
+  })
+  working_weekdays!: Weekday[];
   @ApiProperty({
     type: [SlotDto],
     description:

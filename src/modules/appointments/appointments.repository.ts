@@ -1,11 +1,16 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
-import { pageOf, sql } from '../../database/sql';
+import { handTyped, pageOf, query, sql } from '../../database/sql';
 import type { BlockedRange } from './availability';
-import type { WorkingHours } from './working-hours';
+import type { WorkingHours } from '../../common/time/working-hours';
 
-export const APPOINTMENT_STATUSES = ['pending', 'confirmed', 'cancelled', 'completed'] as const;
-export type AppointmentStatus = (typeof APPOINTMENT_STATUSES)[number];
+export type AppointmentStatus = 'pending' | 'confirmed' | 'cancelled' | 'completed';
+export const APPOINTMENT_STATUSES: readonly AppointmentStatus[] = [
+  'pending',
+  'confirmed',
+  'cancelled',
+  'completed',
+];
 
 /** A site of the organization and the time zone its appointments are read in. */
 export interface AppointmentSite {
@@ -44,6 +49,17 @@ export interface AppointmentRow {
   updated_at: Date;
 }
 
+export interface AppointmentForMail extends AppointmentRow {
+  site_name: string;
+  timezone: string;
+  visitor_address: string | null;
+  visitor_display_name: string | null;
+  language: string | null;
+  assigned_agent_id: string | null;
+  /** Status changes so far: the invite's SEQUENCE. */
+  revision: number;
+}
+
 export interface NewAppointment {
   siteId: string;
   visitorId: string;
@@ -68,9 +84,6 @@ export interface AppointmentFilter {
 
 const SETTINGS_COLUMNS =
   'enabled, duration_minutes, buffer_minutes, slot_interval_minutes, advance_days, min_notice_hours, working_hours';
-const COLUMNS = `id, site_id, visitor_id, conversation_id, scheduled_at, ends_at, status, visitor_name,
-  visitor_email, visitor_phone, button_label, bot_template_id, notes, created_at, updated_at`;
-
 /** PostgreSQL's answer when an exclusion constraint (here: no overlapping bookings) refuses a row. */
 const EXCLUSION_VIOLATION = '23P01';
 
@@ -83,9 +96,9 @@ export class AppointmentsRepository {
 
   /** `siteId` when it is a site of the organization; without it, the first site (lowest id). */
   async site(organizationId: string, siteId?: string): Promise<AppointmentSite | undefined> {
-    const rows = await sql<AppointmentSite>(
+    const rows = await sql(
       this.dataSource,
-      `SELECT id, timezone FROM sites WHERE organization_id = $1 AND ($2::bigint IS NULL OR id = $2)
+      query<AppointmentSite>`SELECT id, timezone FROM sites WHERE organization_id = $1 AND ($2::bigint IS NULL OR id = $2)
        ORDER BY id LIMIT 1`,
       [organizationId, siteId ?? null],
     );
@@ -102,19 +115,24 @@ export class AppointmentsRepository {
     organizationId: string,
     siteId: string,
   ): Promise<SettingsRow> {
-    const lock = manager.queryRunner?.isTransactionActive ? 'FOR UPDATE' : '';
+    const lock = manager.queryRunner?.isTransactionActive === true;
     const read = () =>
-      sql<SettingsRow>(
+      sql(
         manager,
-        `SELECT ${SETTINGS_COLUMNS} FROM appointment_settings
-         WHERE organization_id = $1 AND site_id = $2 ${lock}`,
+        lock
+          ? handTyped<SettingsRow>`SELECT enabled, duration_minutes, buffer_minutes, slot_interval_minutes, advance_days, min_notice_hours, working_hours
+             FROM appointment_settings
+             WHERE organization_id = $1 AND site_id = $2 FOR UPDATE`
+          : handTyped<SettingsRow>`SELECT enabled, duration_minutes, buffer_minutes, slot_interval_minutes, advance_days, min_notice_hours, working_hours
+             FROM appointment_settings
+             WHERE organization_id = $1 AND site_id = $2`,
         [organizationId, siteId],
       );
     const [found] = await read();
     if (found) return found;
     await sql(
       manager,
-      `INSERT INTO appointment_settings (organization_id, site_id) VALUES ($1, $2)
+      query`INSERT INTO appointment_settings (organization_id, site_id) VALUES ($1, $2)
        ON CONFLICT (site_id) DO NOTHING`,
       [organizationId, siteId],
     );
@@ -152,9 +170,9 @@ export class AppointmentsRepository {
     window: { from: Date; to: Date },
   ): Promise<BlockedRange[]> {
     // The same expression and predicate as the exclusion constraint, so its index serves this.
-    return sql<BlockedRange>(
+    return sql(
       manager,
-      `SELECT scheduled_at AS start, blocked_until AS "end" FROM appointments
+      query<BlockedRange>`SELECT scheduled_at AS start, blocked_until AS "end" FROM appointments
        WHERE site_id = $2 AND status <> 'cancelled' AND organization_id = $1
          AND tstzrange(scheduled_at, blocked_until) && tstzrange($3, $4)`,
       [organizationId, siteId, window.from, window.to],
@@ -167,9 +185,12 @@ export class AppointmentsRepository {
     visitorId: string,
     conversationId: string,
   ): Promise<{ id: string; started: boolean } | undefined> {
-    const rows = await sql<{ id: string; started: boolean }>(
+    const rows = await sql(
       this.dataSource,
-      `SELECT id, started_at IS NOT NULL AS started FROM conversations
+      query<{
+        id: string;
+        started: boolean;
+      }>`SELECT id, started_at IS NOT NULL AS started FROM conversations
        WHERE organization_id = $1 AND visitor_id = $2 AND id = $3`,
       [organizationId, visitorId, conversationId],
     );
@@ -186,10 +207,16 @@ export class AppointmentsRepository {
     visitorId: string,
     now: Date,
   ): Promise<number> {
-    await sql(manager, `SELECT pg_advisory_xact_lock(7009, hashint8($1::bigint))`, [visitorId]);
-    const [{ count }] = await sql<{ count: number }>(
+    await sql(
       manager,
-      `SELECT count(*)::int AS count FROM appointments
+      query<{
+        pg_advisory_xact_lock: void | null;
+      }>`SELECT pg_advisory_xact_lock(7009, hashint8($1::bigint))`,
+      [visitorId],
+    );
+    const [{ count }] = await sql(
+      manager,
+      query<{ count: number }>`SELECT count(*)::int AS count FROM appointments
         WHERE organization_id = $1 AND visitor_id = $2 AND status IN ('pending', 'confirmed')
           AND scheduled_at > $3`,
       [organizationId, visitorId, now],
@@ -207,10 +234,16 @@ export class AppointmentsRepository {
     siteId: string,
     now: Date,
   ): Promise<number> {
-    await sql(manager, `SELECT pg_advisory_xact_lock(7010, hashint8($1::bigint))`, [siteId]);
-    const [{ count }] = await sql<{ count: number }>(
+    await sql(
       manager,
-      `SELECT count(*)::int AS count FROM appointments
+      query<{
+        pg_advisory_xact_lock: void | null;
+      }>`SELECT pg_advisory_xact_lock(7010, hashint8($1::bigint))`,
+      [siteId],
+    );
+    const [{ count }] = await sql(
+      manager,
+      query<{ count: number }>`SELECT count(*)::int AS count FROM appointments
         WHERE organization_id = $1 AND site_id = $2 AND visitor_id IS NOT NULL
           AND status IN ('pending', 'confirmed') AND scheduled_at > $3
           AND updated_at = created_at`,
@@ -225,13 +258,14 @@ export class AppointmentsRepository {
     organizationId: string,
     appointment: NewAppointment,
   ): Promise<AppointmentRow> {
-    const rows = await sql<AppointmentRow>(
+    const rows = await sql(
       manager,
-      `INSERT INTO appointments (organization_id, site_id, visitor_id, conversation_id, scheduled_at,
+      query<AppointmentRow>`INSERT INTO appointments (organization_id, site_id, visitor_id, conversation_id, scheduled_at,
          ends_at, blocked_until, status, visitor_name, visitor_email, visitor_phone, button_label,
          bot_template_id)
        VALUES ($1, $2, $3, $4, $5, $6, $7, 'confirmed', $8, $9, $10, $11, $12)
-       RETURNING ${COLUMNS}`,
+       RETURNING id, site_id, visitor_id, conversation_id, scheduled_at, ends_at, status, visitor_name,
+  visitor_email, visitor_phone, button_label, bot_template_id, notes, created_at, updated_at`,
       [
         organizationId,
         appointment.siteId,
@@ -257,24 +291,24 @@ export class AppointmentsRepository {
     filter: AppointmentFilter,
     page: { perPage: number; offset: number },
   ): Promise<{ rows: AppointmentRow[]; total: number }> {
-    const parameters: unknown[] = [organizationId, siteId];
-    const conditions = ['organization_id = $1', 'site_id = $2'];
-    const add = (condition: string, value: unknown) => {
-      parameters.push(value);
-      conditions.push(`${condition} $${parameters.length}`);
-    };
-    if (filter.status !== undefined) add('status =', filter.status);
-    if (filter.from !== undefined) add('scheduled_at >=', filter.from);
-    if (filter.before !== undefined) add('scheduled_at <', filter.before);
-    return pageOf<AppointmentRow>(
+    // A filter not given is NULL, which each statement's custom plan folds away.
+    return pageOf(
       this.dataSource,
       {
-        columns: COLUMNS,
-        from: 'appointments',
-        where: conditions.join(' AND '),
-        parameters,
-        orderBy: 'scheduled_at, id',
+        rows: query<AppointmentRow>`SELECT id, site_id, visitor_id, conversation_id, scheduled_at, ends_at, status, visitor_name,
+             visitor_email, visitor_phone, button_label, bot_template_id, notes, created_at, updated_at
+           FROM appointments WHERE organization_id = $1 AND site_id = $2
+             AND ($3::text IS NULL OR status = $3)
+             AND ($4::timestamptz IS NULL OR scheduled_at >= $4)
+             AND ($5::timestamptz IS NULL OR scheduled_at < $5)
+           ORDER BY scheduled_at, id LIMIT $6 OFFSET $7`,
+        total: query<{ total: string }>`SELECT count(*) AS total
+           FROM appointments WHERE organization_id = $1 AND site_id = $2
+             AND ($3::text IS NULL OR status = $3)
+             AND ($4::timestamptz IS NULL OR scheduled_at >= $4)
+             AND ($5::timestamptz IS NULL OR scheduled_at < $5)`,
       },
+      [organizationId, siteId, filter.status ?? null, filter.from ?? null, filter.before ?? null],
       page,
     );
   }
@@ -284,16 +318,31 @@ export class AppointmentsRepository {
    * organization's. Reviving a cancelled appointment whose time was booked since fails with
    * `isOverlapRefused`.
    */
+  /**
+   * Sets the status and optionally the notes, inside the caller's transaction; answers the row
+   * and the status it had before (the row stays locked until the transaction ends).
+   */
   async update(
+    manager: EntityManager,
     organizationId: string,
     appointmentId: string,
     changes: { status: AppointmentStatus; notes?: string | null },
-  ): Promise<AppointmentRow | undefined> {
-    const rows = await sql<AppointmentRow>(
-      this.dataSource,
-      `UPDATE appointments SET status = $3,
-         notes = CASE WHEN $4::boolean THEN $5 ELSE notes END, updated_at = now()
-       WHERE organization_id = $1 AND id = $2 RETURNING ${COLUMNS}`,
+  ): Promise<{ appointment: AppointmentRow; previousStatus: AppointmentStatus } | undefined> {
+    const [before] = await sql(
+      manager,
+      query<{
+        status: AppointmentStatus;
+      }>`SELECT status FROM appointments WHERE organization_id = $1 AND id = $2 FOR UPDATE`,
+      [organizationId, appointmentId],
+    );
+    if (!before) return undefined;
+    const [appointment] = await sql(
+      manager,
+      query<AppointmentRow>`UPDATE appointments SET status = $3,
+         notes = CASE WHEN $4::boolean THEN $5 ELSE notes END, updated_at = now(),
+         revision = revision + CASE WHEN status = $3 THEN 0 ELSE 1 END
+       WHERE organization_id = $1 AND id = $2 RETURNING id, site_id, visitor_id, conversation_id, scheduled_at, ends_at, status, visitor_name,
+  visitor_email, visitor_phone, button_label, bot_template_id, notes, created_at, updated_at`,
       [
         organizationId,
         appointmentId,
@@ -301,6 +350,31 @@ export class AppointmentsRepository {
         changes.notes !== undefined,
         changes.notes ?? null,
       ],
+    );
+    return { appointment, previousStatus: before.status };
+  }
+
+  /**
+   * What the mails about an appointment need beside the row: the site's name and time zone, the
+   * visitor's address and language, and who looks after it (the conversation's assignee).
+   */
+  async forMail(
+    organizationId: string,
+    appointmentId: string,
+  ): Promise<AppointmentForMail | undefined> {
+    const rows = await sql(
+      this.dataSource,
+      handTyped<AppointmentForMail>`SELECT a.id, a.site_id, a.visitor_id, a.conversation_id, a.scheduled_at, a.ends_at, a.status,
+              a.visitor_name, a.visitor_email, a.visitor_phone, a.button_label, a.bot_template_id, a.notes,
+              a.created_at, a.updated_at,
+              s.name AS site_name, s.timezone, v.email AS visitor_address, v.name AS visitor_display_name,
+              COALESCE(c.locale, v.language) AS language, c.assigned_agent_id, a.revision
+         FROM appointments a
+         JOIN sites s ON s.id = a.site_id AND s.organization_id = a.organization_id
+         LEFT JOIN visitors v ON v.id = a.visitor_id AND v.organization_id = a.organization_id
+         LEFT JOIN conversations c ON c.id = a.conversation_id AND c.organization_id = a.organization_id
+        WHERE a.organization_id = $1 AND a.id = $2`,
+      [organizationId, appointmentId],
     );
     return rows[0];
   }

@@ -7,7 +7,7 @@ import {
   localDate,
   occurrences,
 } from './availability';
-import { completeWorkingHours, type WorkingHours } from './working-hours';
+import { completeWorkingHours, type WorkingHours } from '../../common/time/working-hours';
 
 const nineToFive = { start: '09:00', end: '17:00' };
 const WEEKDAYS_NINE_TO_FIVE: WorkingHours = completeWorkingHours({

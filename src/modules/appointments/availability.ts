@@ -1,5 +1,5 @@
 import { DateTime } from 'luxon';
-import { minutesOf, WEEKDAYS, type WorkingHours } from './working-hours';
+import { minutesOf, WEEKDAYS, type WorkingHours } from '../../common/time/working-hours';
 
 /**
  * The appointment slots of one local date of a site, computed in the site's time zone with luxon

@@ -7,9 +7,11 @@ import { RATE_LIMIT_STORE, type RateLimitStore } from '../../common/rate-limit/r
 import { rateLimited, tooManyAttempts } from '../../common/rate-limit/rate-limited';
 import { AppConfig } from '../../config/app-config';
 import { messagePush } from '../conversations/chat-pushes';
-import type { MessageRow } from '../messages/messages.repository';
-import { MessagesService } from '../messages/messages.service';
+import { type MessageRecord, MessagesService } from '../messages/messages.service';
+import { OutboxService } from '../outbox/outbox.service';
 import { RealtimeService } from '../realtime/realtime.service';
+import { appointmentEvents } from './appointment-events';
+import { WEEKDAYS, type Weekday } from '../../common/time/working-hours';
 import { AppointmentSettingsService, bookingRules } from './appointment-settings.service';
 import { AppointmentsClock } from './appointments.clock';
 import {
@@ -51,6 +53,7 @@ export class BookingService {
     private readonly settings: AppointmentSettingsService,
     private readonly messages: MessagesService,
     private readonly realtime: RealtimeService,
+    private readonly outbox: OutboxService,
     private readonly clock: AppointmentsClock,
     private readonly dataSource: DataSource,
     private readonly config: AppConfig,
@@ -61,11 +64,15 @@ export class BookingService {
   async availability(
     widget: WidgetPrincipal,
     date: string,
-  ): Promise<{ timezone: string; slots: Slot[]; lastDate: string }> {
+  ): Promise<{ timezone: string; slots: Slot[]; lastDate: string; workingWeekdays: Weekday[] }> {
     const { site, settings } = await this.settings.bookable(widget);
     const day = localDate(date, site.timezone);
     if (!day) {
-      throw AppError.invalid('date', 'The date must be a real date in the form YYYY-MM-DD.');
+      throw AppError.invalid(
+        'date',
+        'The date must be a real date in the form YYYY-MM-DD.',
+        'date_invalid',
+      );
     }
     const blocked = await this.appointments.blocked(
       this.dataSource.manager,
@@ -79,6 +86,8 @@ export class BookingService {
       timezone: site.timezone,
       slots: daySlots(day, rules, now, blocked),
       lastDate: lastBookableDate(rules, now, site.timezone),
+      // A day picker offers only these weekdays (the others never have a slot).
+      workingWeekdays: WEEKDAYS.filter((weekday) => rules.workingHours[weekday].length > 0),
     };
   }
 
@@ -121,6 +130,7 @@ export class BookingService {
       throw AppError.invalid(
         'conversation_id',
         'The selected conversation_id is not a conversation of this visitor.',
+        'appointment_conversation_unknown',
       );
     }
     const start = DateTime.fromISO(input.scheduledAt, { setZone: true }).setZone(site.timezone);
@@ -137,6 +147,7 @@ export class BookingService {
       if (upcoming >= max) {
         throw AppError.conflict(
           `This visitor already has ${max} upcoming appointments, the most allowed.`,
+          'appointments_limit',
         );
       }
       const unhandled = await this.appointments.lockUnhandledOfSite(
@@ -155,7 +166,8 @@ export class BookingService {
       const slot = daySlots(day, bookingRules(settings), this.clock.now(), blocked).find(
         (candidate) => candidate.startsAt.toMillis() === start.toMillis(),
       );
-      if (!slot?.available) throw AppError.conflict('The selected time is not an available slot.');
+      if (!slot?.available)
+        throw AppError.conflict('The selected time is not an available slot.', 'slot_unavailable');
       let appointment: AppointmentRow;
       try {
         appointment = await this.appointments.insert(manager, organizationId, {
@@ -173,11 +185,16 @@ export class BookingService {
         });
       } catch (error) {
         if (isOverlapRefused(error)) {
-          throw AppError.conflict('The selected time has just been booked by someone else.');
+          throw AppError.conflict(
+            'The selected time has just been booked by someone else.',
+            'slot_taken',
+          );
         }
         throw error;
       }
-      let message: MessageRow | undefined;
+      // The confirmation mail with its invite (DESIGN section 9) goes with the booking.
+      await this.outbox.publish(manager, appointmentEvents.booked(organizationId, appointment));
+      let message: MessageRecord | undefined;
       if (conversation) {
         message = await this.messages.create(manager, organizationId, {
           conversationId: conversation.id,
@@ -189,6 +206,11 @@ export class BookingService {
       return { appointment, message };
     });
 
+    // The agents' visitor panel shows it without a reload.
+    this.realtime.toOrganization(organizationId, 'appointment.booked', {
+      appointment_id: Number(result.appointment.id),
+      visitor_id: Number(visitor.visitorId),
+    });
     if (result.message && conversation) {
       const push = messagePush(result.message);
       this.realtime.toVisitor(visitor.visitorId, 'message.created', push);

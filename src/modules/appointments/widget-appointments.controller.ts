@@ -34,8 +34,17 @@ export class WidgetAppointmentsController {
     @CurrentWidget() widget: WidgetPrincipal,
     @Body() body: AvailabilityRequestDto,
   ) {
-    const { timezone, slots, lastDate } = await this.booking.availability(widget, body.date);
-    return { date: body.date, timezone, last_date: lastDate, slots: slots.map(toSlotDto) };
+    const { timezone, slots, lastDate, workingWeekdays } = await this.booking.availability(
+      widget,
+      body.date,
+    );
+    return {
+      date: body.date,
+      timezone,
+      last_date: lastDate,
+      working_weekdays: workingWeekdays,
+      slots: slots.map(toSlotDto),
+    };
   }
 
   @Post('book')

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
-import { sql } from '../../database/sql';
+import { query, sql } from '../../database/sql';
 
 export interface AutoAssigned {
   conversationId: string;
@@ -30,16 +30,23 @@ export class AssignmentRepository {
     return this.dataSource.transaction(async (manager) => {
       // FOR NO KEY UPDATE: passes exclude each other, while the key-share lock every insert
       // referencing the organization takes (messages, conversations, ...) never waits for one.
-      const [settings] = await sql<{ enabled: boolean; capacity: number }>(
+      const [settings] = await sql(
         manager,
-        `SELECT auto_assignment_enabled AS enabled, auto_assignment_capacity AS capacity
+        query<{
+          enabled: boolean;
+          capacity: number;
+        }>`SELECT auto_assignment_enabled AS enabled, auto_assignment_capacity AS capacity
          FROM organizations WHERE id = $1 FOR NO KEY UPDATE`,
         [organizationId],
       );
       if (!settings?.enabled) return [];
-      const chats = await sql<{ id: string; site_id: string; visitor_id: string }>(
+      const chats = await sql(
         manager,
-        `SELECT id, site_id, visitor_id FROM conversations
+        query<{
+          id: string;
+          site_id: string;
+          visitor_id: string;
+        }>`SELECT id, site_id, visitor_id FROM conversations
          WHERE organization_id = $1 AND status = 'waiting' AND assigned_agent_id IS NULL
            AND started_at IS NOT NULL AND ($2::bigint[] IS NULL OR id = ANY($2::bigint[]))
          ORDER BY started_at, id LIMIT 100 FOR UPDATE`,
@@ -51,13 +58,13 @@ export class AssignmentRepository {
         if (!agentId) break;
         await sql(
           manager,
-          `UPDATE conversations SET assigned_agent_id = $2, updated_at = now()
+          query`UPDATE conversations SET assigned_agent_id = $2, updated_at = now()
            WHERE id = $1 AND organization_id = $3`,
           [chat.id, agentId, organizationId],
         );
         await sql(
           manager,
-          `UPDATE users SET last_auto_assigned_at = clock_timestamp()
+          query`UPDATE users SET last_auto_assigned_at = clock_timestamp()
            WHERE id = $1 AND organization_id = $2`,
           [agentId, organizationId],
         );
@@ -80,9 +87,9 @@ export class AssignmentRepository {
     organizationId: string,
     capacity: number,
   ): Promise<string | undefined> {
-    const rows = await sql<{ id: string }>(
+    const rows = await sql(
       manager,
-      `SELECT u.id FROM users u
+      query<{ id: string }>`SELECT u.id FROM users u
        WHERE u.organization_id = $1 AND u.removed_at IS NULL AND u.status = 'online'
          AND (SELECT count(*) FROM conversations c
               WHERE c.assigned_agent_id = u.id AND c.status IN ('waiting', 'active')) < $2

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { sql } from '../../database/sql';
+import { query, sql } from '../../database/sql';
 
 /**
  * Housekeeping across organizations: uploads that were never attached to a message. It reads and
@@ -14,7 +14,7 @@ export class AttachmentsMaintenanceRepository {
   async purgeUnsent(hours: number): Promise<void> {
     await sql(
       this.dataSource,
-      `DELETE FROM attachments
+      query`DELETE FROM attachments
        WHERE message_id IS NULL AND created_at < now() - make_interval(hours => $1)`,
       [hours],
     );

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
-import { sql } from '../../database/sql';
+import { query, sql } from '../../database/sql';
 
 /** Who uploaded an attachment: only they may attach it to a message. */
 export interface Uploader {
@@ -20,8 +20,6 @@ export interface StoredFile extends AttachmentRow {
   data: Buffer;
 }
 
-const COLUMNS = 'id, token, file_name, content_type, size';
-
 @Injectable()
 export class AttachmentsRepository {
   constructor(private readonly dataSource: DataSource) {}
@@ -38,11 +36,11 @@ export class AttachmentsRepository {
       clientAddress: string | null;
     },
   ): Promise<AttachmentRow> {
-    const rows = await sql<AttachmentRow>(
+    const rows = await sql(
       manager,
-      `INSERT INTO attachments (organization_id, token, uploader_type, uploader_id, file_name,
+      query<AttachmentRow>`INSERT INTO attachments (organization_id, token, uploader_type, uploader_id, file_name,
          content_type, size, data, client_address)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING ${COLUMNS}`,
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING id, token, file_name, content_type, size`,
       [
         organizationId,
         file.token,
@@ -63,12 +61,18 @@ export class AttachmentsRepository {
    * answers the bytes it stores.
    */
   async lockStoredBytes(manager: EntityManager, organizationId: string): Promise<number> {
-    await sql(manager, `SELECT pg_advisory_xact_lock(7011, hashint8($1::bigint))`, [
-      organizationId,
-    ]);
-    const rows = await sql<{ bytes: string | null }>(
+    await sql(
       manager,
-      `SELECT sum(size) AS bytes FROM attachments WHERE organization_id = $1`,
+      query<{
+        pg_advisory_xact_lock: void | null;
+      }>`SELECT pg_advisory_xact_lock(7011, hashint8($1::bigint))`,
+      [organizationId],
+    );
+    const rows = await sql(
+      manager,
+      query<{
+        bytes: string | null;
+      }>`SELECT sum(size) AS bytes FROM attachments WHERE organization_id = $1`,
       [organizationId],
     );
     return Number(rows[0].bytes ?? 0);
@@ -81,16 +85,16 @@ export class AttachmentsRepository {
     visitorId: string,
     clientAddress: string,
   ): Promise<{ unsent: number; visitorBytes: number; addressBytes: number }> {
-    const rows = await sql<{ unsent: number; visitor_bytes: string; address_bytes: string }>(
+    const rows = await sql(
       manager,
-      `SELECT
-         (SELECT count(*)::int FROM attachments WHERE organization_id = $1
-            AND uploader_type = 'visitor' AND uploader_id = $2 AND message_id IS NULL) AS unsent,
-         (SELECT coalesce(sum(size), 0) FROM attachments WHERE organization_id = $1
+      query<{ unsent: number; visitor_bytes: string; address_bytes: string }>`SELECT
+         COALESCE((SELECT count(*)::int FROM attachments WHERE organization_id = $1
+            AND uploader_type = 'visitor' AND uploader_id = $2 AND message_id IS NULL), 0) AS unsent,
+         COALESCE((SELECT coalesce(sum(size), 0) FROM attachments WHERE organization_id = $1
             AND uploader_type = 'visitor' AND uploader_id = $2
-            AND created_at > now() - interval '1 hour') AS visitor_bytes,
-         (SELECT coalesce(sum(size), 0) FROM attachments WHERE organization_id = $1
-            AND client_address = $3 AND created_at > now() - interval '1 hour') AS address_bytes`,
+            AND created_at > now() - interval '1 hour'), 0) AS visitor_bytes,
+         COALESCE((SELECT coalesce(sum(size), 0) FROM attachments WHERE organization_id = $1
+            AND client_address = $3 AND created_at > now() - interval '1 hour'), 0) AS address_bytes`,
       [organizationId, visitorId, clientAddress],
     );
     return {
@@ -110,9 +114,9 @@ export class AttachmentsRepository {
     uploader: Uploader,
     ids: string[],
   ): Promise<AttachmentRow[]> {
-    return sql<AttachmentRow>(
+    return sql(
       manager,
-      `SELECT ${COLUMNS} FROM attachments
+      query<AttachmentRow>`SELECT id, token, file_name, content_type, size FROM attachments
        WHERE organization_id = $1 AND id = ANY($2::bigint[]) AND message_id IS NULL
          AND uploader_type = $3 AND uploader_id = $4
        ORDER BY id FOR UPDATE`,
@@ -128,16 +132,16 @@ export class AttachmentsRepository {
   ): Promise<void> {
     await sql(
       manager,
-      `UPDATE attachments SET message_id = $3 WHERE organization_id = $1 AND id = ANY($2::bigint[])`,
+      query`UPDATE attachments SET message_id = $3 WHERE organization_id = $1 AND id = ANY($2::bigint[])`,
       [organizationId, ids, messageId],
     );
   }
 
   /** The file behind a download token; the token alone grants it (it is the secret). */
   async byToken(token: string): Promise<StoredFile | undefined> {
-    const rows = await sql<StoredFile>(
+    const rows = await sql(
       this.dataSource,
-      `SELECT ${COLUMNS}, data FROM attachments WHERE token = $1`,
+      query<StoredFile>`SELECT id, token, file_name, content_type, size, data FROM attachments WHERE token = $1`,
       [token],
     );
     return rows[0];

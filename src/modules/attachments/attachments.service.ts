@@ -77,14 +77,15 @@ export class AttachmentsService implements OnModuleInit, OnModuleDestroy {
     file: UploadedFile | undefined,
     clientAddress?: string,
   ): Promise<AttachmentDto> {
-    if (!file) throw AppError.invalid('file', 'The file field is required.');
-    if (file.size === 0) throw AppError.invalid('file', 'The file is empty.');
+    if (!file) throw AppError.invalid('file', 'The file field is required.', 'required');
+    if (file.size === 0) throw AppError.invalid('file', 'The file is empty.', 'file_empty');
     const fileName = safeFileName(file.originalname);
     const type = acceptedType(file.mimetype, fileName, file.buffer);
     if (!type) {
       throw AppError.invalid(
         'file',
         `The file type is not accepted, or the file's content does not match its type. Accepted types: ${ACCEPTED_LIST}.`,
+        'file_type_refused',
       );
     }
     if (Date.now() - this.lastPurge >= PURGE_EVERY_MS) this.purge();
@@ -110,6 +111,7 @@ export class AttachmentsService implements OnModuleInit, OnModuleDestroy {
         throw new AppError(
           'payload_too_large',
           'The file storage of this organization is full: delete older conversations or ask the operator for a larger quota.',
+          { reason: 'storage_full' },
         );
       }
       return this.attachments.insert(manager, organizationId, uploader, {
@@ -121,6 +123,29 @@ export class AttachmentsService implements OnModuleInit, OnModuleDestroy {
       });
     });
     return this.toDto(row);
+  }
+
+  /**
+   * A file that came with an incoming mail, stored for `uploader` under the upload rules: the
+   * accepted types, ATTACHMENT_MAX_BYTES (413) and the organization's quota (413). The caller
+   * then sends it in a message as any upload.
+   */
+  async storeFromMail(
+    organizationId: string,
+    uploader: Uploader,
+    file: { fileName: string; contentType: string; content: Buffer },
+  ): Promise<AttachmentDto> {
+    if (file.content.length > this.config.env.ATTACHMENT_MAX_BYTES) {
+      throw new AppError('payload_too_large', 'The file is larger than the attachment limit.', {
+        reason: 'file_too_large',
+      });
+    }
+    return this.upload(organizationId, uploader, {
+      originalname: file.fileName,
+      mimetype: file.contentType,
+      size: file.content.length,
+      buffer: file.content,
+    });
   }
 
   /**
@@ -141,6 +166,7 @@ export class AttachmentsService implements OnModuleInit, OnModuleDestroy {
       throw AppError.invalid(
         'attachment_ids',
         'Each attachment must be one you uploaded and have not sent yet.',
+        'attachment_not_yours',
       );
     }
     return { items: rows.map((row) => this.toDto(row)), ids: wanted };

@@ -54,12 +54,14 @@ export class AttachmentUploadInterceptor implements NestInterceptor {
         throw new AppError(
           'payload_too_large',
           `The file is larger than the ${readableSize(this.maxBytes)} limit.`,
+          { reason: 'file_too_large' },
         );
       }
       if (status !== undefined && status < 500) {
         throw AppError.invalid(
           'file',
           'Send the request as multipart/form-data with one file in the field "file".',
+          'required',
         );
       }
       throw error;

@@ -44,8 +44,9 @@ export class ApiThrottlerGuard extends ThrottlerGuard {
     response.setHeader('X-RateLimit-Limit', detail.limit);
     response.setHeader('X-RateLimit-Remaining', 0);
     response.setHeader('X-RateLimit-Reset', detail.timeToExpire);
-    throw new AppError('rate_limited', 'Too Many Attempts.', undefined, {
-      'Retry-After': String(detail.timeToBlockExpire),
+    throw new AppError('rate_limited', 'Too Many Attempts.', {
+      reason: 'too_many_attempts',
+      headers: { 'Retry-After': String(detail.timeToBlockExpire) },
     });
   }
 }

@@ -14,8 +14,7 @@ import { ApiKeysService } from '../api-keys/api-keys.service';
 import { OrganizationsService } from '../organizations/organizations.service';
 import { PlatformAdminsService } from '../platform/platform-admins.service';
 import { originAllowed, sameOrigin } from '../sites/allowed-origins';
-import type { SiteRow } from '../sites/sites.repository';
-import { SitesService } from '../sites/sites.service';
+import { type SiteIdentity, SitesService } from '../sites/sites.service';
 import { VisitorsService } from '../visitors/visitors.service';
 import { ApiThrottlerGuard } from './api-throttler.guard';
 import { AuthService } from './auth.service';
@@ -68,8 +67,14 @@ export class AuthGuard implements CanActivate {
         const agent = token ? await this.auth.authenticate(token) : undefined;
         if (!agent) throw AppError.unauthenticated();
         if (!fromBearer) this.refuseCrossSite(request, declaration.multipart === true);
+        if (agent.twoFactorMissing && declaration.twoFactorSetup !== true) {
+          throw AppError.forbidden(
+            'Your organization requires two-factor authentication: set it up in Profile and security first.',
+            'two_factor_required',
+          );
+        }
         if (declaration.role === 'admin' && agent.role === 'agent') {
-          throw AppError.forbidden('This action requires the owner or admin role.');
+          throw AppError.forbidden('This action requires the owner or admin role.', 'admin_only');
         }
         request.agent = agent;
         return true;
@@ -87,6 +92,7 @@ export class AuthGuard implements CanActivate {
           throw new AppError(
             'missing_ability',
             `API key missing required ability: ${declaration.ability}`,
+            { reason: 'api_key_missing_ability' },
           );
         }
         return true;
@@ -121,7 +127,10 @@ export class AuthGuard implements CanActivate {
     if (SAFE_METHODS.has(request.method)) return;
     const origin = request.headers.origin;
     if (typeof origin !== 'string' || !this.config.agentOrigins.has(origin)) {
-      throw AppError.forbidden('Requests with the session cookie must come from the dashboard.');
+      throw AppError.forbidden(
+        'Requests with the session cookie must come from the dashboard.',
+        'session_origin_refused',
+      );
     }
     // A request without a body (logout, say) has no type to check; a cross-site one still names
     // its origin, refused above. Anything with a body, even an empty one, must say it is JSON.
@@ -135,7 +144,10 @@ export class AuthGuard implements CanActivate {
       ? /^(application\/json|multipart\/form-data)\s*(;|$)/i
       : /^application\/json\s*(;|$)/i;
     if (!bodyless && (typeof type !== 'string' || !accepted.test(type))) {
-      throw AppError.forbidden('Requests with the session cookie must send JSON.');
+      throw AppError.forbidden(
+        'Requests with the session cookie must send JSON.',
+        'session_requires_json',
+      );
     }
   }
 
@@ -153,13 +165,13 @@ export class AuthGuard implements CanActivate {
     const token = needsVisitor ? bearer(request) : undefined;
     if (sessionOnly && !token) throw AppError.unauthenticated();
     let visitorId: string | undefined;
-    let site: SiteRow | undefined;
+    let site: SiteIdentity | undefined;
     if (token) {
       const session = this.widgetSessions.verify(token);
       if (!session) throw AppError.unauthenticated();
       // A session the visitor ended (SupportChat('shutdown')) is over for every token of it.
       const [found, live] = await Promise.all([
-        this.sites.findActive(session.organizationId, session.siteId),
+        this.sites.activeIdentity(session.organizationId, session.siteId),
         this.visitors.sessionLive(session.organizationId, session.visitorId),
       ]);
       if (!live) throw AppError.unauthenticated();
@@ -167,8 +179,9 @@ export class AuthGuard implements CanActivate {
       visitorId = session.visitorId;
     } else {
       const key = widgetField(request, 'widget_key');
-      if (!key) throw AppError.invalid('widget_key', 'The widget_key field is required.');
-      site = await this.sites.findActiveByWidgetKey(key);
+      if (!key)
+        throw AppError.invalid('widget_key', 'The widget_key field is required.', 'required');
+      site = await this.sites.activeIdentityByWidgetKey(key);
     }
     if (!site) throw AppError.notFound();
     const siteId = site.id;
@@ -180,25 +193,27 @@ export class AuthGuard implements CanActivate {
     );
     if (needsVisitor && !visitorId) {
       const uid = widgetField(request, 'visitor_uid');
-      if (!uid) throw AppError.invalid('visitor_uid', 'The visitor_uid field is required.');
-      visitorId = await this.visitors.idByUid(site.organization_id, siteId, uid);
+      if (!uid)
+        throw AppError.invalid('visitor_uid', 'The visitor_uid field is required.', 'required');
+      visitorId = await this.visitors.idByUid(site.organizationId, siteId, uid);
       if (!visitorId) throw AppError.notFound();
     }
     const origin = request.headers.origin;
     if (
       typeof origin === 'string' &&
       !sameOrigin(origin, request.headers.host) &&
-      !originAllowed(site.allowed_domains, origin)
+      !originAllowed(site.allowedDomains, origin)
     ) {
-      throw AppError.forbidden("This origin is not in the site's allowed domains.");
+      throw AppError.forbidden(
+        "This origin is not in the site's allowed domains.",
+        'origin_not_allowed',
+      );
     }
-    this.organizations.requireActiveSubscription(
-      await this.organizations.get(site.organization_id),
-    );
+    this.organizations.requireActiveSubscription(await this.organizations.get(site.organizationId));
     return {
       siteId,
-      organizationId: site.organization_id,
-      allowedDomains: site.allowed_domains,
+      organizationId: site.organizationId,
+      allowedDomains: site.allowedDomains,
       ...(visitorId ? { visitorId } : {}),
     };
   }

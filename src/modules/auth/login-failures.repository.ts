@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { sql } from '../../database/sql';
+import { query, sql } from '../../database/sql';
 
 export interface LoginFailures {
   key: string;
@@ -17,9 +17,9 @@ export class LoginFailuresRepository {
   constructor(private readonly dataSource: DataSource) {}
 
   recent(keys: string[], forgetMs: number): Promise<LoginFailures[]> {
-    return sql<LoginFailures>(
+    return sql(
       this.dataSource,
-      `SELECT key, failures, last_failed_at FROM login_failures
+      query<LoginFailures>`SELECT key, failures, last_failed_at FROM login_failures
        WHERE key = ANY($1::text[]) AND last_failed_at > now() - $2 * interval '1 millisecond'`,
       [keys, forgetMs],
     );
@@ -28,7 +28,7 @@ export class LoginFailuresRepository {
   async record(keys: string[], forgetMs: number): Promise<void> {
     await sql(
       this.dataSource,
-      `INSERT INTO login_failures AS f (key, failures, last_failed_at)
+      query`INSERT INTO login_failures AS f (key, failures, last_failed_at)
        SELECT key, 1, now() FROM unnest($1::text[]) AS key
        ON CONFLICT (key) DO UPDATE SET
          failures = CASE WHEN f.last_failed_at <= now() - $2 * interval '1 millisecond'

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { escapeLike, pageOf, sql } from '../../database/sql';
+import { escapeLike, pageOf, query, sql } from '../../database/sql';
 
 export interface CannedResponseRow {
   id: string;
@@ -10,8 +10,6 @@ export interface CannedResponseRow {
   created_at: Date;
   updated_at: Date;
 }
-
-const COLUMNS = 'id, shortcut, body, created_by_user_id, created_at, updated_at';
 
 @Injectable()
 export class CannedResponsesRepository {
@@ -23,23 +21,24 @@ export class CannedResponsesRepository {
     prefix: string | undefined,
     page: { perPage: number; offset: number },
   ): Promise<{ rows: CannedResponseRow[]; total: number }> {
-    return pageOf<CannedResponseRow>(
+    return pageOf(
       this.dataSource,
       {
-        columns: COLUMNS,
-        from: 'canned_responses',
-        where: `organization_id = $1 AND ($2::text IS NULL OR shortcut LIKE $2 || '%')`,
-        parameters: [organizationId, prefix === undefined ? null : escapeLike(prefix)],
-        orderBy: 'shortcut',
+        rows: query<CannedResponseRow>`SELECT id, shortcut, body, created_by_user_id, created_at, updated_at FROM canned_responses
+          WHERE organization_id = $1 AND ($2::text IS NULL OR shortcut LIKE $2 || '%')
+          ORDER BY shortcut LIMIT $3 OFFSET $4`,
+        total: query<{ total: string }>`SELECT count(*) AS total FROM canned_responses
+          WHERE organization_id = $1 AND ($2::text IS NULL OR shortcut LIKE $2 || '%')`,
       },
+      [organizationId, prefix === undefined ? null : escapeLike(prefix)],
       page,
     );
   }
 
   async find(organizationId: string, id: string): Promise<CannedResponseRow | undefined> {
-    const rows = await sql<CannedResponseRow>(
+    const rows = await sql(
       this.dataSource,
-      `SELECT ${COLUMNS} FROM canned_responses WHERE organization_id = $1 AND id = $2`,
+      query<CannedResponseRow>`SELECT id, shortcut, body, created_by_user_id, created_at, updated_at FROM canned_responses WHERE organization_id = $1 AND id = $2`,
       [organizationId, id],
     );
     return rows[0];
@@ -49,10 +48,10 @@ export class CannedResponsesRepository {
     organizationId: string,
     input: { shortcut: string; body: string; userId: string },
   ): Promise<CannedResponseRow> {
-    const rows = await sql<CannedResponseRow>(
+    const rows = await sql(
       this.dataSource,
-      `INSERT INTO canned_responses (organization_id, shortcut, body, created_by_user_id)
-       VALUES ($1, $2, $3, $4) RETURNING ${COLUMNS}`,
+      query<CannedResponseRow>`INSERT INTO canned_responses (organization_id, shortcut, body, created_by_user_id)
+       VALUES ($1, $2, $3, $4) RETURNING id, shortcut, body, created_by_user_id, created_at, updated_at`,
       [organizationId, input.shortcut, input.body, input.userId],
     );
     return rows[0];
@@ -63,20 +62,22 @@ export class CannedResponsesRepository {
     id: string,
     changes: { shortcut?: string; body?: string },
   ): Promise<CannedResponseRow | undefined> {
-    const rows = await sql<CannedResponseRow>(
+    const rows = await sql(
       this.dataSource,
-      `UPDATE canned_responses SET shortcut = COALESCE($3, shortcut), body = COALESCE($4, body),
+      query<CannedResponseRow>`UPDATE canned_responses SET shortcut = COALESCE($3, shortcut), body = COALESCE($4, body),
          updated_at = now()
-       WHERE organization_id = $1 AND id = $2 RETURNING ${COLUMNS}`,
+       WHERE organization_id = $1 AND id = $2 RETURNING id, shortcut, body, created_by_user_id, created_at, updated_at`,
       [organizationId, id, changes.shortcut ?? null, changes.body ?? null],
     );
     return rows[0];
   }
 
   async delete(organizationId: string, id: string): Promise<boolean> {
-    const rows = await sql<{ id: string }>(
+    const rows = await sql(
       this.dataSource,
-      `DELETE FROM canned_responses WHERE organization_id = $1 AND id = $2 RETURNING id`,
+      query<{
+        id: string;
+      }>`DELETE FROM canned_responses WHERE organization_id = $1 AND id = $2 RETURNING id`,
       [organizationId, id],
     );
     return rows.length > 0;

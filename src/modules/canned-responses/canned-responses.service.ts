@@ -19,6 +19,14 @@ export class CannedResponsesService {
     return this.repository.page(organizationId, prefix?.toLowerCase(), page);
   }
 
+  /**
+   * A canned response's body, or undefined when it is not the organization's: all another
+   * feature (macros) reads of one (issue 32, point 7).
+   */
+  async bodyOf(organizationId: string, id: string): Promise<string | undefined> {
+    return (await this.repository.find(organizationId, id))?.body;
+  }
+
   async create(
     organizationId: string,
     userId: string,
@@ -27,7 +35,7 @@ export class CannedResponsesService {
     try {
       return await this.repository.insert(organizationId, { ...input, userId });
     } catch (error) {
-      if (isUniqueViolation(error)) throw AppError.invalid('shortcut', TAKEN);
+      if (isUniqueViolation(error)) throw AppError.invalid('shortcut', TAKEN, 'shortcut_taken');
       throw error;
     }
   }
@@ -42,7 +50,7 @@ export class CannedResponsesService {
       if (!row) throw AppError.notFound();
       return row;
     } catch (error) {
-      if (isUniqueViolation(error)) throw AppError.invalid('shortcut', TAKEN);
+      if (isUniqueViolation(error)) throw AppError.invalid('shortcut', TAKEN, 'shortcut_taken');
       throw error;
     }
   }

@@ -6,8 +6,7 @@ import { type JobProcessor, QueueWorker } from '../../queue/queue-worker';
 import { AgentsService } from '../agents/agents.service';
 import { ConversationsService } from '../conversations/conversations.service';
 import { MailService } from '../mail/mail.service';
-import type { MessageRow } from '../messages/messages.repository';
-import { MessagesService } from '../messages/messages.service';
+import { type MessageRecord, MessagesService } from '../messages/messages.service';
 import { RealtimeService } from '../realtime/realtime.service';
 import { SitesService } from '../sites/sites.service';
 import { ConversationMailRepository } from './conversation-mail.repository';
@@ -40,7 +39,7 @@ export class ConversationMailProcessor implements JobProcessor<ConversationMailJ
   async process(job: Job<ConversationMailJob>): Promise<void> {
     const { organizationId, conversationId } = job.data;
     const conversation = await this.conversations.get(organizationId, conversationId);
-    const email = conversation.visitor_email;
+    const email = conversation.visitorEmail;
     if (!email) return;
     const handled = await this.repository.handledThrough(organizationId, conversationId);
     const unseen = await this.messages.unseenByVisitor(
@@ -52,34 +51,34 @@ export class ConversationMailProcessor implements JobProcessor<ConversationMailJ
     if (unseen.length === 0) return;
     const last = unseen[unseen.length - 1].id;
     if (
-      (await this.realtime.visitorSockets(conversation.visitor_id)) > 0 ||
-      (await this.repository.mailsOff(organizationId, conversation.visitor_id))
+      (await this.realtime.visitorSockets(conversation.visitorId)) > 0 ||
+      (await this.repository.mailsOff(organizationId, conversation.visitorId))
     ) {
       await this.repository.markHandled(organizationId, conversationId, last);
       return;
     }
-    const site = await this.sites.get(organizationId, conversation.site_id);
+    const site = await this.sites.get(organizationId, conversation.siteId);
     const unsubscribeUrl = await this.mail.unsubscribeUrl(
       organizationId,
-      conversation.visitor_id,
+      conversation.visitorId,
       email,
     );
     const { id } = await this.mail.send(organizationId, {
       template: {
         kind: 'conversation_reply',
-        name: conversation.visitor_name,
+        name: conversation.visitorName,
         messages: await this.authored(organizationId, site.name, unseen),
         chatUrl: site.domain
           ? `https://${site.domain}/`
-          : `${this.config.publicUrl}/demo?widget_key=${encodeURIComponent(site.widget_key)}`,
+          : `${this.config.publicUrl}/demo?widget_key=${encodeURIComponent(site.widgetKey)}`,
         unsubscribeUrl,
       },
       to: email,
-      toName: conversation.visitor_name,
-      siteId: conversation.site_id,
+      toName: conversation.visitorName,
+      siteId: conversation.siteId,
       language: conversation.locale,
       conversationId,
-      replyable: { visitorId: conversation.visitor_id },
+      replyable: { visitorId: conversation.visitorId },
       listUnsubscribe: unsubscribeUrl,
     });
     await this.repository.markHandled(organizationId, conversationId, last);
@@ -92,18 +91,18 @@ export class ConversationMailProcessor implements JobProcessor<ConversationMailJ
   }
 
   /** Each reply with its author's name (the agent's, or the site's for the bot). */
-  private async authored(organizationId: string, siteName: string, messages: MessageRow[]) {
+  private async authored(organizationId: string, siteName: string, messages: MessageRecord[]) {
     const names = new Map<string, string>();
     const result: { author: string; text: string }[] = [];
     for (const message of messages) {
       let author = siteName;
-      if (message.sender_type === 'agent' && message.sender_id) {
-        const known = names.get(message.sender_id);
+      if (message.senderType === 'agent' && message.senderId) {
+        const known = names.get(message.senderId);
         author =
           known ??
-          (await this.agents.findMember(organizationId, message.sender_id))?.name ??
+          (await this.agents.findMember(organizationId, message.senderId))?.name ??
           siteName;
-        names.set(message.sender_id, author);
+        names.set(message.senderId, author);
       }
       const files = message.attachments.map((file) => `[${file.file_name}] ${file.url}`);
       result.push({ author, text: [message.body, ...files].filter(Boolean).join('\n') });

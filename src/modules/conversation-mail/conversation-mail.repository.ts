@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { sql } from '../../database/sql';
+import { query, sql } from '../../database/sql';
 
 /** How far each conversation's replies were mailed, and the visitors who turned mails off. */
 @Injectable()
@@ -8,9 +8,11 @@ export class ConversationMailRepository {
   constructor(private readonly dataSource: DataSource) {}
 
   async handledThrough(organizationId: string, conversationId: string): Promise<string> {
-    const [row] = await sql<{ id: string }>(
+    const [row] = await sql(
       this.dataSource,
-      `SELECT handled_through_message_id::text AS id FROM conversation_mail_state
+      query<{
+        id: string;
+      }>`SELECT handled_through_message_id::text AS id FROM conversation_mail_state
        WHERE organization_id = $1 AND conversation_id = $2`,
       [organizationId, conversationId],
     );
@@ -21,7 +23,7 @@ export class ConversationMailRepository {
   async markHandled(organizationId: string, conversationId: string, messageId: string) {
     await sql(
       this.dataSource,
-      `INSERT INTO conversation_mail_state (conversation_id, organization_id, handled_through_message_id)
+      query`INSERT INTO conversation_mail_state (conversation_id, organization_id, handled_through_message_id)
        SELECT id, organization_id, $3 FROM conversations WHERE organization_id = $1 AND id = $2
        ON CONFLICT (conversation_id) DO UPDATE
          SET handled_through_message_id = greatest(conversation_mail_state.handled_through_message_id,
@@ -32,9 +34,9 @@ export class ConversationMailRepository {
   }
 
   async mailsOff(organizationId: string, visitorId: string): Promise<boolean> {
-    const [row] = await sql<{ conversation_mails: boolean }>(
+    const [row] = await sql(
       this.dataSource,
-      `SELECT conversation_mails FROM visitor_mail_preferences
+      query<{ conversation_mails: boolean }>`SELECT conversation_mails FROM visitor_mail_preferences
        WHERE organization_id = $1 AND visitor_id = $2`,
       [organizationId, visitorId],
     );
@@ -44,7 +46,7 @@ export class ConversationMailRepository {
   async setMails(organizationId: string, visitorId: string, enabled: boolean): Promise<void> {
     await sql(
       this.dataSource,
-      `INSERT INTO visitor_mail_preferences (visitor_id, organization_id, conversation_mails)
+      query`INSERT INTO visitor_mail_preferences (visitor_id, organization_id, conversation_mails)
        SELECT id, organization_id, $3 FROM visitors WHERE organization_id = $1 AND id = $2
        ON CONFLICT (visitor_id) DO UPDATE SET conversation_mails = excluded.conversation_mails,
          updated_at = now()

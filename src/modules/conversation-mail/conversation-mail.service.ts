@@ -16,9 +16,14 @@ export class ConversationMailService {
   /** One-click unsubscribe: an unknown token is a 404; the same token twice is fine. */
   async unsubscribe(token: string): Promise<void> {
     const bound = await this.mail.resolveToken(token);
-    if (!bound || bound.purpose !== 'unsubscribe' || !bound.visitor_id) throw AppError.notFound();
-    await this.repository.setMails(bound.organization_id, bound.visitor_id, false);
-    this.logger.log({ msg: 'conversation mails turned off', visitorId: bound.visitor_id });
+    if (!bound || bound.purpose !== 'unsubscribe' || !bound.visitorId) throw AppError.notFound();
+    await this.repository.setMails(bound.organizationId, bound.visitorId, false);
+    this.logger.log({ msg: 'conversation mails turned off', visitorId: bound.visitorId });
+  }
+
+  /** The visitor gave its address again (the widget's email prompt): conversation mails are on. */
+  resubscribe(organizationId: string, visitorId: string): Promise<void> {
+    return this.repository.setMails(organizationId, visitorId, true);
   }
 
   mailsOff(organizationId: string, visitorId: string): Promise<boolean> {

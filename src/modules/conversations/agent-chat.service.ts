@@ -1,16 +1,19 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
 import { AppError } from '../../common/errors/app-error';
-import type { UserRow } from '../agents/agents.repository';
 import { AgentsService } from '../agents/agents.service';
 import type { Uploader } from '../attachments/attachments.service';
-import { MessagesService } from '../messages/messages.service';
+import { type MessageRecord, MessagesService } from '../messages/messages.service';
 import { OutboxService } from '../outbox/outbox.service';
 import { RealtimeService } from '../realtime/realtime.service';
 import { conversationUpdate, messagePush } from './chat-pushes';
 import { conversationEvents } from './conversation-events';
 import { type ConversationRow, ConversationsRepository } from './conversations.repository';
+import { type ConversationRecord, toConversationRecord } from './conversation-record';
 import { MissedChatsScheduler } from './missed-chats.scheduler';
+
+/** The acting agent as the agents feature answers it. */
+type Member = Awaited<ReturnType<AgentsService['resolveActor']>>;
 
 /** What an agent sends: text and/or attachments the uploader holds, as a reply or a private note. */
 export interface ReplyContent {
@@ -19,6 +22,8 @@ export interface ReplyContent {
   /** Who uploaded the attachments (the agent, or the API key for the public API). */
   uploader: Uploader;
   private?: boolean;
+  /** Written by mail (a notification's answer) from another address than the agent's. */
+  senderMismatch?: boolean;
 }
 
 /** Who performs a write: an agent resolved from `agent_user_id` or the API key's creator. */
@@ -26,6 +31,15 @@ export interface Actor {
   organizationId: string;
   agentUserId?: number;
   keyCreatorId: string | null;
+}
+
+/**
+ * One transaction several writes share (a macro's steps): its manager, and the live pushes and
+ * timer changes that may only happen once it has committed.
+ */
+export interface SharedTransaction {
+  manager: EntityManager;
+  afterCommit: Array<() => Promise<void> | void>;
 }
 
 /**
@@ -51,20 +65,26 @@ export class AgentChatService {
    * event, no status or first-response change, never pushed to the visitor; closed chats take
    * notes too.
    */
-  async reply(actor: Actor, conversationId: string, content: ReplyContent) {
+  async reply(
+    actor: Actor,
+    conversationId: string,
+    content: ReplyContent,
+    tx?: SharedTransaction,
+  ): Promise<MessageRecord> {
     const note = content.private === true;
     const { message, conversation, wasWaiting } = await this.asAgent(
       actor,
       conversationId,
       async (manager, conversation, agent) => {
         if (conversation.status === 'closed' && !note)
-          throw AppError.conflict('The conversation is closed.');
+          throw AppError.conflict('The conversation is closed.', 'conversation_closed');
         const message = await this.messages.create(manager, actor.organizationId, {
           conversationId,
           senderType: 'agent',
           senderId: agent.id,
           body: content.body ?? '',
           private: note,
+          senderMismatch: content.senderMismatch,
           attachments: content.attachmentIds?.length
             ? { uploader: content.uploader, ids: content.attachmentIds }
             : undefined,
@@ -83,16 +103,19 @@ export class AgentChatService {
         );
         return { message, conversation: after, wasWaiting: conversation.status === 'waiting' };
       },
+      tx,
     );
-    if (note) {
-      this.realtime.toOrganization(actor.organizationId, 'message.created', messagePush(message));
-      return message;
-    }
-    // Only a waiting chat has a timer to stop (an active one's was stopped by its first answer).
-    if (wasWaiting) await this.missedChats.cancel(conversationId);
-    const push = this.pushTarget(actor.organizationId, conversation);
-    this.realtime.toBothSides(push, 'message.created', messagePush(message));
-    this.realtime.toBothSides(push, 'conversation.updated', this.update(conversation));
+    await this.afterCommit(tx, async () => {
+      if (note) {
+        this.realtime.toOrganization(actor.organizationId, 'message.created', messagePush(message));
+        return;
+      }
+      // Only a waiting chat has a timer to stop (an active one's was stopped by its first answer).
+      if (wasWaiting) await this.missedChats.cancel(conversationId);
+      const push = this.pushTarget(actor.organizationId, conversation);
+      this.realtime.toBothSides(push, 'message.created', messagePush(message));
+      this.realtime.toBothSides(push, 'conversation.updated', this.update(conversation));
+    });
     return message;
   }
 
@@ -100,6 +123,7 @@ export class AgentChatService {
   async close(
     actor: Actor,
     conversationId: string,
+    tx?: SharedTransaction,
   ): Promise<{ id: string; status: 'closed'; closedAt: Date }> {
     const result = await this.asAgent(
       actor,
@@ -132,8 +156,10 @@ export class AgentChatService {
           changed: true,
         };
       },
+      tx,
     );
-    if (result.changed) {
+    await this.afterCommit(tx, () => {
+      if (!result.changed) return;
       this.realtime.toBothSides(
         this.pushTarget(actor.organizationId, result.conversation),
         'conversation.updated',
@@ -144,7 +170,7 @@ export class AgentChatService {
           result.closedAt,
         ),
       );
-    }
+    });
     return { id: result.id, status: result.status, closedAt: result.closedAt };
   }
 
@@ -156,45 +182,70 @@ export class AgentChatService {
     actor: Actor,
     conversationId: string,
     assigneeId?: number,
-  ): Promise<ConversationRow> {
+    handOverNote?: string,
+    tx?: SharedTransaction,
+  ): Promise<ConversationRecord> {
     let wasWaiting = false;
-    const conversation = await this.asAgent(actor, conversationId, async (manager, row, agent) => {
-      wasWaiting = row.status === 'waiting';
-      const assignee =
-        assigneeId === undefined
-          ? agent
-          : await this.agents.findMember(actor.organizationId, String(assigneeId));
-      if (!assignee) {
-        throw AppError.invalid(
-          'agent_id',
-          'The selected agent_id is not an agent of this organization.',
-        );
-      }
-      if (row.status === 'closed') throw AppError.conflict('The conversation is closed.');
-      await this.conversations.assign(manager, actor.organizationId, conversationId, assignee.id);
-      if (row.assigned_agent_id !== assignee.id) {
-        // An internal event (not one of the eleven webhook events): the change is on record.
-        await this.outbox.publish(
-          manager,
-          conversationEvents.assigned(
-            actor.organizationId,
-            row,
-            assignee.id,
-            row.assigned_agent_id,
-          ),
-        );
-      }
-      const after = await this.conversations.find(manager, actor.organizationId, conversationId);
-      if (!after) throw AppError.notFound();
-      return after;
-    });
-    if (wasWaiting) await this.missedChats.cancel(conversationId);
-    this.realtime.toBothSides(
-      this.pushTarget(actor.organizationId, conversation),
-      'conversation.updated',
-      this.update(conversation),
+    let note: MessageRecord | undefined;
+    const conversation = await this.asAgent(
+      actor,
+      conversationId,
+      async (manager, row, agent) => {
+        wasWaiting = row.status === 'waiting';
+        const assignee =
+          assigneeId === undefined
+            ? agent
+            : await this.agents.findMember(actor.organizationId, String(assigneeId));
+        if (!assignee) {
+          throw AppError.invalid(
+            'agent_id',
+            'The selected agent_id is not an agent of this organization.',
+            'agent_not_in_organization',
+          );
+        }
+        if (row.status === 'closed')
+          throw AppError.conflict('The conversation is closed.', 'conversation_closed');
+        await this.conversations.assign(manager, actor.organizationId, conversationId, assignee.id);
+        if (row.assigned_agent_id !== assignee.id) {
+          // An internal event (not one of the twelve webhook events): the change is on record.
+          await this.outbox.publish(
+            manager,
+            conversationEvents.assigned(
+              actor.organizationId,
+              row,
+              assignee.id,
+              row.assigned_agent_id,
+            ),
+          );
+        }
+        // A hand-over: the note for the new assignee is written in the same transaction.
+        if (handOverNote !== undefined) {
+          note = await this.messages.create(manager, actor.organizationId, {
+            conversationId,
+            senderType: 'agent',
+            senderId: agent.id,
+            body: handOverNote,
+            private: true,
+          });
+        }
+        const after = await this.conversations.find(manager, actor.organizationId, conversationId);
+        if (!after) throw AppError.notFound();
+        return after;
+      },
+      tx,
     );
-    return conversation;
+    await this.afterCommit(tx, async () => {
+      if (note) {
+        this.realtime.toOrganization(actor.organizationId, 'message.created', messagePush(note));
+      }
+      if (wasWaiting) await this.missedChats.cancel(conversationId);
+      this.realtime.toBothSides(
+        this.pushTarget(actor.organizationId, conversation),
+        'conversation.updated',
+        this.update(conversation),
+      );
+    });
+    return toConversationRecord(conversation);
   }
 
   /**
@@ -202,45 +253,102 @@ export class AgentChatService {
    * reopened it; pushed to both sides (the visitor can write in it again). One that is not
    * closed is answered unchanged; a 409 when the visitor has started another conversation since.
    */
-  async reopen(actor: Actor, conversationId: string): Promise<ConversationRow> {
-    const conversation = await this.asAgent(actor, conversationId, async (manager, row, agent) => {
-      if (row.status !== 'closed') return row;
-      if (!(await this.conversations.reopen(manager, actor.organizationId, row, agent.id))) {
-        throw AppError.conflict('The visitor has started another conversation since.');
-      }
-      const after = await this.conversations.find(manager, actor.organizationId, conversationId);
-      if (!after) throw AppError.notFound();
-      return after;
-    });
-    this.realtime.toBothSides(
-      this.pushTarget(actor.organizationId, conversation),
-      'conversation.updated',
-      this.update(conversation),
+  async reopen(
+    actor: Actor,
+    conversationId: string,
+    tx?: SharedTransaction,
+  ): Promise<ConversationRecord> {
+    const conversation = await this.asAgent(
+      actor,
+      conversationId,
+      async (manager, row, agent) => {
+        if (row.status !== 'closed') return row;
+        if (!(await this.conversations.reopen(manager, actor.organizationId, row, agent.id))) {
+          throw AppError.conflict(
+            'The visitor has started another conversation since.',
+            'conversation_superseded',
+          );
+        }
+        const after = await this.conversations.find(manager, actor.organizationId, conversationId);
+        if (!after) throw AppError.notFound();
+        return after;
+      },
+      tx,
     );
-    return conversation;
+    await this.afterCommit(tx, () =>
+      this.realtime.toBothSides(
+        this.pushTarget(actor.organizationId, conversation),
+        'conversation.updated',
+        this.update(conversation),
+      ),
+    );
+    return toConversationRecord(conversation);
   }
 
   /**
    * Takes the conversation from whoever holds it (it shows under Unassigned again, its status
    * unchanged); a closed conversation is a 409, one nobody holds stays as it is.
    */
-  async unassign(actor: Actor, conversationId: string): Promise<ConversationRow> {
-    const conversation = await this.asAgent(actor, conversationId, async (manager, row) => {
-      if (row.status === 'closed') throw AppError.conflict('The conversation is closed.');
-      if (row.assigned_agent_id === null) return row;
-      await this.conversations.unassign(manager, actor.organizationId, conversationId);
-      await this.outbox.publish(
-        manager,
-        conversationEvents.assigned(actor.organizationId, row, null, row.assigned_agent_id),
-      );
-      return { ...row, assigned_agent_id: null };
-    });
-    this.realtime.toBothSides(
-      this.pushTarget(actor.organizationId, conversation),
-      'conversation.updated',
-      this.update(conversation),
+  async unassign(
+    actor: Actor,
+    conversationId: string,
+    tx?: SharedTransaction,
+  ): Promise<ConversationRecord> {
+    const conversation = await this.asAgent(
+      actor,
+      conversationId,
+      async (manager, row) => {
+        if (row.status === 'closed')
+          throw AppError.conflict('The conversation is closed.', 'conversation_closed');
+        if (row.assigned_agent_id === null) return row;
+        await this.conversations.unassign(manager, actor.organizationId, conversationId);
+        await this.outbox.publish(
+          manager,
+          conversationEvents.assigned(actor.organizationId, row, null, row.assigned_agent_id),
+        );
+        return { ...row, assigned_agent_id: null };
+      },
+      tx,
     );
-    return conversation;
+    await this.afterCommit(tx, () =>
+      this.realtime.toBothSides(
+        this.pushTarget(actor.organizationId, conversation),
+        'conversation.updated',
+        this.update(conversation),
+      ),
+    );
+    return toConversationRecord(conversation);
+  }
+
+  /**
+   * Snoozes the conversation until `until` (out of the open views until then, or until the
+   * visitor writes), or wakes it (`null`). The agents hear of it; the visitor never does.
+   */
+  async snooze(
+    actor: Actor,
+    conversationId: string,
+    until: Date | null,
+    tx?: SharedTransaction,
+  ): Promise<ConversationRecord> {
+    const conversation = await this.asAgent(
+      actor,
+      conversationId,
+      async (manager, row) => {
+        if (until !== null && row.status === 'closed') {
+          throw AppError.conflict('The conversation is closed.', 'conversation_closed');
+        }
+        await this.conversations.snooze(manager, actor.organizationId, conversationId, until);
+        return { ...row, snoozed_until: until };
+      },
+      tx,
+    );
+    await this.afterCommit(tx, () =>
+      this.realtime.toOrganization(actor.organizationId, 'conversation.updated', {
+        ...this.update(conversation),
+        snoozed_until: until ? until.toISOString() : null,
+      }),
+    );
+    return toConversationRecord(conversation);
   }
 
   private pushTarget(organizationId: string, conversation: ConversationRow) {
@@ -263,9 +371,10 @@ export class AgentChatService {
   private async asAgent<T>(
     actor: Actor,
     conversationId: string,
-    work: (manager: EntityManager, conversation: ConversationRow, agent: UserRow) => Promise<T>,
+    work: (manager: EntityManager, conversation: ConversationRow, agent: Member) => Promise<T>,
+    tx?: SharedTransaction,
   ): Promise<T> {
-    return this.dataSource.transaction(async (manager) => {
+    const run = async (manager: EntityManager) => {
       const conversation = await this.conversations.lock(
         manager,
         actor.organizationId,
@@ -281,6 +390,35 @@ export class AgentChatService {
         actor.keyCreatorId,
       );
       return work(manager, conversation, agent);
-    });
+    };
+    return tx ? run(tx.manager) : this.dataSource.transaction(run);
+  }
+
+  /**
+   * Locks the conversation for a shared transaction as the acting agent (404 when it is not the
+   * organization's): what the later writes of a macro, labels included, rely on.
+   */
+  async hold(actor: Actor, conversationId: string, tx: SharedTransaction): Promise<void> {
+    await this.asAgent(actor, conversationId, (_manager, row) => Promise.resolve(row), tx);
+  }
+
+  /** Now, or (inside a shared transaction) once it has committed. */
+  private async afterCommit(
+    tx: SharedTransaction | undefined,
+    effect: () => Promise<void> | void,
+  ): Promise<void> {
+    if (tx) tx.afterCommit.push(effect);
+    else await effect();
+  }
+
+  /**
+   * Runs several writes in one transaction (each given `tx`): all of them commit or none does,
+   * and their pushes follow the commit, in order.
+   */
+  async inOneTransaction<T>(work: (tx: SharedTransaction) => Promise<T>): Promise<T> {
+    const afterCommit: SharedTransaction['afterCommit'] = [];
+    const result = await this.dataSource.transaction((manager) => work({ manager, afterCommit }));
+    for (const effect of afterCommit) await effect();
+    return result;
   }
 }

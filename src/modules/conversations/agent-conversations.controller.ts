@@ -6,7 +6,11 @@ import { ApiIdParam, IdParam } from '../../common/http/id-param';
 import { ListLink, pageRequest, paginate } from '../../common/http/pagination';
 import { ResponseMessage } from '../../common/http/response-message.decorator';
 import { ApiErrors } from '../../common/openapi/api-errors.decorator';
+import { AppError } from '../../common/errors/app-error';
 import { AppConfig } from '../../config/app-config';
+
+/** The furthest a snooze may reach. */
+const MAX_SNOOZE_MS = 366 * 24 * 3600 * 1000;
 import { toMessageDto } from '../messages/messages.dto';
 import {
   AfterQueryDto,
@@ -23,6 +27,9 @@ import {
   toInboxConversationDto,
   ReadDto,
   ReadResponseDto,
+  SnoozeDto,
+  SnoozeResponseDto,
+  snoozedUntil,
 } from './agent-conversations.dto';
 import { messagePush } from './chat-pushes';
 import {
@@ -114,6 +121,7 @@ export class AgentConversationsController {
         ...toConversationDetail(conversation, messages),
         labels,
         ...toConversationReview(conversation),
+        snoozed_until: snoozedUntil(conversation.snoozed_until),
         has_earlier_messages: earlier,
       },
     };
@@ -179,8 +187,10 @@ export class AgentConversationsController {
   @Agent()
   @ApiIdParam('conversation')
   @ApiOperation({
-    summary: 'Assign the conversation to an agent (default the caller)',
-    description: 'A waiting or missed chat becomes active; a closed one is a 409.',
+    summary: 'Assign the conversation to an agent (default the caller), optionally with a note',
+    description:
+      'A waiting or missed chat becomes active; a closed one is a 409. With `note`, a hand-over: ' +
+      'a private note for the team is left in the same transaction.',
   })
   @ApiOkResponse({ type: ConversationResponseDto })
   @ApiErrors(404, 409, 422)
@@ -191,7 +201,7 @@ export class AgentConversationsController {
     @Body() body: AssignDto,
   ) {
     return {
-      data: toConversationDto(await this.chat.assign(actor(agent), id, body.agent_id)),
+      data: toConversationDto(await this.chat.assign(actor(agent), id, body.agent_id, body.note)),
     };
   }
 
@@ -209,6 +219,42 @@ export class AgentConversationsController {
   @ResponseMessage('Conversation reopened.')
   async reopen(@CurrentAgent() agent: AgentPrincipal, @IdParam('conversation') id: string) {
     return { data: toConversationDto(await this.chat.reopen(actor(agent), id)) };
+  }
+
+  @Post('conversations/:conversation/snooze')
+  @HttpCode(200)
+  @Agent()
+  @ApiIdParam('conversation')
+  @ApiOperation({
+    summary: 'Snooze the conversation until a time, or wake it (`until: null`)',
+    description:
+      'A snoozed conversation leaves the open views (it is listed with `snoozed=true`) and comes ' +
+      'back when the time passes or when the visitor writes. Snoozing a closed one is a 409; ' +
+      '`until` must be in the future and within a year.',
+  })
+  @ApiOkResponse({ type: SnoozeResponseDto })
+  @ApiErrors(404, 409, 422)
+  @ResponseMessage('Conversation snoozed.')
+  async snooze(
+    @CurrentAgent() agent: AgentPrincipal,
+    @IdParam('conversation') id: string,
+    @Body() body: SnoozeDto,
+  ) {
+    const until = body.until === null ? null : new Date(body.until);
+    if (until) {
+      const ahead = until.getTime() - Date.now();
+      if (ahead <= 0)
+        throw AppError.invalid(
+          'until',
+          'The until field must be a time to come.',
+          'snooze_in_past',
+        );
+      if (ahead > MAX_SNOOZE_MS) {
+        throw AppError.invalid('until', 'The until field must be within a year.', 'snooze_too_far');
+      }
+    }
+    const row = await this.chat.snooze(actor(agent), id, until);
+    return { data: { id: Number(row.id), snoozed_until: snoozedUntil(row.snoozedUntil) } };
   }
 
   @Post('conversations/:conversation/unassign')

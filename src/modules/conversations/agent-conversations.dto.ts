@@ -1,14 +1,17 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import {
   IsBoolean,
+  IsDefined,
   IsIn,
   IsInt,
+  IsISO8601,
   IsNotEmpty,
   IsOptional,
   IsString,
   Max,
   MaxLength,
   Min,
+  ValidateIf,
 } from 'class-validator';
 import { IsIdOr } from '../../common/http/id-param';
 import { PageMetaDto, QueryBoolean, QueryInt } from '../../common/http/pagination';
@@ -21,6 +24,7 @@ import {
   toConversationDto,
 } from './conversations.dto';
 import type { ConversationRow } from './conversations.repository';
+import { toConversationRecord } from './conversation-record';
 import type { InboxRow } from './inbox.repository';
 
 export class InboxQueryDto extends ConversationQueryDto {
@@ -57,6 +61,17 @@ export class InboxQueryDto extends ConversationQueryDto {
   @QueryBoolean()
   @IsBoolean()
   unassigned?: boolean;
+
+  @ApiPropertyOptional({
+    type: Boolean,
+    default: false,
+    description:
+      '`true`: only the snoozed conversations (the Snoozed view); otherwise snoozed ones are left out until they wake',
+  })
+  @IsOptional()
+  @QueryBoolean()
+  @IsBoolean()
+  snoozed?: boolean;
 }
 
 export class AfterQueryDto {
@@ -117,6 +132,16 @@ export class AssignDto {
   @IsInt()
   @Min(1)
   agent_id?: number;
+
+  @ApiPropertyOptional({
+    maxLength: 5000,
+    description: 'A hand-over: a private note for the team left in the same step (one transaction)',
+  })
+  @IsOptional()
+  @IsString()
+  @IsNotEmpty({ message: 'The note field must not be empty.' })
+  @MaxLength(5000)
+  note?: string;
 }
 
 export class ReadDto {
@@ -170,11 +195,19 @@ export class InboxConversationDto extends ConversationDto {
     description: "Visitor messages after the agents' read position and after the last agent reply",
   })
   unread_count!: number;
+  @ApiProperty({
+    type: String,
+    format: 'date-time',
+    nullable: true,
+    description: 'Snoozed until then (out of the open views); null when not snoozed',
+  })
+  snoozed_until!: string | null;
 }
 
 export function toInboxConversationDto(row: InboxRow): InboxConversationDto {
   return {
-    ...toConversationDto(row),
+    ...toConversationDto(toConversationRecord(row)),
+    snoozed_until: snoozedUntil(row.snoozed_until),
     last_message_at: row.last_message_at ? new Date(row.last_message_at).toISOString() : null,
     labels: row.labels.map((label) => ({ ...label, id: Number(label.id) })),
     last_message: row.last_message
@@ -201,8 +234,36 @@ export function toConversationReview(row: ConversationRow) {
   };
 }
 
+/** When a snoozed conversation wakes; null when it is not snoozed (or its time has passed). */
+export function snoozedUntil(at: Date | null): string | null {
+  if (!at) return null;
+  const until = new Date(at);
+  return until.getTime() > Date.now() ? until.toISOString() : null;
+}
+
+export class SnoozeDto {
+  @ApiProperty({
+    type: String,
+    format: 'date-time',
+    nullable: true,
+    example: '2026-11-27T09:00:00Z',
+    description: 'When it comes back (in the future, within a year); null wakes it now',
+  })
+  @IsDefined({ message: 'The until field is required.' })
+  @ValidateIf((_, value) => value !== null)
+  @IsISO8601({ strict: true }, { message: 'The until field must be a date and time.' })
+  until!: string | null;
+}
+
 export class AgentConversationDetailDto extends ConversationDetailDto {
   @ApiProperty({ type: [InboxLabelDto] }) labels!: InboxLabelDto[];
+  @ApiProperty({
+    type: String,
+    format: 'date-time',
+    nullable: true,
+    description: 'Snoozed until then (out of the open views); null when not snoozed',
+  })
+  snoozed_until!: string | null;
   @ApiProperty({
     type: Number,
     nullable: true,
@@ -222,4 +283,14 @@ export class AgentConversationDetailDto extends ConversationDetailDto {
 
 export class AgentConversationDetailResponseDto extends EnvelopeDto {
   @ApiProperty({ type: AgentConversationDetailDto }) data!: AgentConversationDetailDto;
+}
+
+export class SnoozeStateDto {
+  @ApiProperty() id!: number;
+  @ApiProperty({ type: String, format: 'date-time', nullable: true })
+  snoozed_until!: string | null;
+}
+
+export class SnoozeResponseDto extends EnvelopeDto {
+  @ApiProperty({ type: SnoozeStateDto }) data!: SnoozeStateDto;
 }

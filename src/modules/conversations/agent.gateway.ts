@@ -55,6 +55,8 @@ export class AgentGateway implements OnGatewayInit, OnGatewayDisconnect {
     const token = handshakeToken(socket.handshake) ?? this.dashboardCookie(socket.handshake);
     const agent = token ? await this.auth.authenticate(token) : undefined;
     if (!agent) throw new Error('no valid agent token');
+    // The organization requires two-factor authentication this member has not set up yet.
+    if (agent.twoFactorMissing) throw new Error('two-factor authentication required');
     (socket.data as { agent?: AgentPrincipal }).agent = agent;
     await socket.join([
       rooms.organization(agent.organizationId),

@@ -1,11 +1,11 @@
 import { domainEvent } from '../outbox/domain-event';
-import type { MessageRow } from '../messages/messages.repository';
+import type { MessageRecord } from '../messages/messages.service';
 import type { ConversationRow } from './conversations.repository';
 
 /** The conversation's ids every conversation event names. */
 type ConversationRef = Pick<ConversationRow, 'id' | 'site_id'>;
 
-const messageOf = (message: MessageRow) => ({
+const messageOf = (message: MessageRecord) => ({
   id: Number(message.id),
   body: message.body,
   type: message.type,
@@ -34,7 +34,11 @@ export const conversationEvents = {
       },
     }),
 
-  messageReceived: (organizationId: string, conversation: ConversationRef, message: MessageRow) =>
+  messageReceived: (
+    organizationId: string,
+    conversation: ConversationRef,
+    message: MessageRecord,
+  ) =>
     domainEvent('message.received', organizationId, {
       conversation_id: Number(conversation.id),
       site_id: Number(conversation.site_id),
@@ -45,7 +49,7 @@ export const conversationEvents = {
   messageSent: (
     organizationId: string,
     conversation: ConversationRef,
-    message: MessageRow,
+    message: MessageRecord,
     agentId: string,
   ) =>
     domainEvent('message.sent', organizationId, {

@@ -33,7 +33,10 @@ export class ConversationReviewsService {
       );
       if (!conversation) throw AppError.notFound();
       if (conversation.rating !== null) {
-        throw AppError.conflict('This conversation has already been reviewed.');
+        throw AppError.conflict(
+          'This conversation has already been reviewed.',
+          'conversation_reviewed',
+        );
       }
       const comment = input.comment ?? null;
       await this.conversations.review(

@@ -4,12 +4,14 @@ import { PageMetaDto, PageQueryDto, QueryInt } from '../../common/http/paginatio
 import { EnvelopeDto } from '../../common/openapi/envelope.dto';
 import { AttachmentDto } from '../attachments/attachments.dto';
 import { MessageContentDto, MessageDto, toMessageDto } from '../messages/messages.dto';
-import type { MessageRow } from '../messages/messages.repository';
+import type { MessageRecord } from '../messages/messages.service';
 import {
   CONVERSATION_STATUSES,
   type ConversationRow,
   type ConversationStatus,
 } from './conversations.repository';
+import { iso } from '../../common/time/iso';
+import { type ConversationRecord, toConversationRecord } from './conversation-record';
 
 export class ConversationQueryDto extends PageQueryDto {
   @ApiPropertyOptional({ enum: CONVERSATION_STATUSES })
@@ -69,28 +71,35 @@ export class ConversationDetailDto extends ConversationDto {
   messages!: MessageDto[];
 }
 
-const iso = (value: Date | null) => (value ? new Date(value).toISOString() : null);
-
-export function toConversationDto(row: ConversationRow): ConversationDto {
+/** From the record `AgentChatService` answers; this feature's rows go through `toConversationRecord`. */
+export function toConversationDto(conversation: ConversationRecord): ConversationDto {
   return {
-    id: Number(row.id),
-    site_id: Number(row.site_id),
-    visitor_id: Number(row.visitor_id),
-    status: row.status,
-    type: row.type,
-    locale: row.locale,
-    assigned_agent_id: row.assigned_agent_id === null ? null : Number(row.assigned_agent_id),
-    started_at: new Date(row.started_at).toISOString(),
-    closed_at: iso(row.closed_at),
-    visitor: { id: Number(row.visitor_id), name: row.visitor_name, email: row.visitor_email },
+    id: Number(conversation.id),
+    site_id: Number(conversation.siteId),
+    visitor_id: Number(conversation.visitorId),
+    status: conversation.status,
+    type: conversation.type,
+    locale: conversation.locale,
+    assigned_agent_id:
+      conversation.assignedAgentId === null ? null : Number(conversation.assignedAgentId),
+    started_at: new Date(conversation.startedAt).toISOString(),
+    closed_at: iso(conversation.closedAt),
+    visitor: {
+      id: Number(conversation.visitorId),
+      name: conversation.visitorName,
+      email: conversation.visitorEmail,
+    },
   };
 }
 
 export function toConversationDetail(
   row: ConversationRow,
-  messages: MessageRow[],
+  messages: MessageRecord[],
 ): ConversationDetailDto {
-  return { ...toConversationDto(row), messages: messages.map(toMessageDto) };
+  return {
+    ...toConversationDto(toConversationRecord(row)),
+    messages: messages.map(toMessageDto),
+  };
 }
 
 export class ConversationPageDto extends PageMetaDto {
@@ -116,6 +125,8 @@ export class MessageCreatedResponseDto extends EnvelopeDto {
   @ApiProperty({ format: 'date-time' }) created_at!: string;
   @ApiProperty({ type: [AttachmentDto] }) attachments!: AttachmentDto[];
   @ApiProperty({ description: 'A private note (agents only)' }) private!: boolean;
+  @ApiProperty({ description: 'Written by mail from an unexpected address' })
+  sender_mismatch!: boolean;
 }
 
 class ClosedConversationDto {

@@ -4,8 +4,11 @@ import { AgentsModule } from '../agents/agents.module';
 import { AuthModule } from '../auth/auth.module';
 import { IdempotencyModule } from '../idempotency/idempotency.module';
 import { MessagesModule } from '../messages/messages.module';
+import { OrganizationsModule } from '../organizations/organizations.module';
 import { OutboxModule } from '../outbox/outbox.module';
 import { RealtimeModule } from '../realtime/realtime.module';
+import { SitesModule } from '../sites/sites.module';
+import { VisitorsModule } from '../visitors/visitors.module';
 import { AgentChatService } from './agent-chat.service';
 import { AgentConversationsController } from './agent-conversations.controller';
 import { AgentGateway } from './agent.gateway';
@@ -14,15 +17,18 @@ import { ConversationsService } from './conversations.service';
 import { InboxRepository } from './inbox.repository';
 import { InboxService } from './inbox.service';
 import { MissedChatsProcessor } from './missed-chats.processor';
+import { SnoozeWakeSweep } from './snooze-wake.sweep';
 import { MissedChatsScheduler } from './missed-chats.scheduler';
 import { OpenConversationsRepository } from './open-conversations.repository';
 import { PublicConversationsController } from './public-conversations.controller';
 import { VisitorChatService } from './visitor-chat.service';
 import { ConversationReviewsService } from './conversation-reviews.service';
+import { WidgetChatController } from './widget-chat.controller';
+import { WidgetGateway } from './widget.gateway';
 
 /**
- * Conversations and their lifecycle, the agents' live channel (`/agent`) and the missed-chat
- * worker (run where workers run: QueueWorkers).
+ * Conversations and their lifecycle, both sides' live channels (`/agent`, `/widget`), the
+ * visitor's chat routes and the missed-chat worker (run where workers run: QueueWorkers).
  */
 @Module({
   imports: [
@@ -30,10 +36,13 @@ import { ConversationReviewsService } from './conversation-reviews.service';
     AuthModule,
     IdempotencyModule,
     MessagesModule,
+    OrganizationsModule,
     OutboxModule,
     RealtimeModule,
+    SitesModule,
+    VisitorsModule,
   ],
-  controllers: [PublicConversationsController, AgentConversationsController],
+  controllers: [PublicConversationsController, AgentConversationsController, WidgetChatController],
   providers: [
     ConversationsRepository,
     OpenConversationsRepository,
@@ -46,9 +55,12 @@ import { ConversationReviewsService } from './conversation-reviews.service';
     ConversationReviewsService,
     MissedChatsScheduler,
     MissedChatsProcessor,
+    SnoozeWakeSweep,
     AgentGateway,
+    WidgetGateway,
   ],
   exports: [
+    AgentChatService,
     ConversationsService,
     VisitorChatService,
     ConversationReviewsService,

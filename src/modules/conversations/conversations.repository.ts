@@ -1,9 +1,14 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
-import { sql } from '../../database/sql';
+import { handTyped, query, sql } from '../../database/sql';
 
-export const CONVERSATION_STATUSES = ['waiting', 'active', 'closed', 'missed'] as const;
-export type ConversationStatus = (typeof CONVERSATION_STATUSES)[number];
+export type ConversationStatus = 'waiting' | 'active' | 'closed' | 'missed';
+export const CONVERSATION_STATUSES: readonly ConversationStatus[] = [
+  'waiting',
+  'active',
+  'closed',
+  'missed',
+];
 
 export interface ConversationRow {
   id: string;
@@ -19,6 +24,8 @@ export interface ConversationRow {
   rating: number | null;
   review_comment: string | null;
   reviewed_at: Date | null;
+  /** Out of the open views until then (or until the visitor writes); null when not snoozed. */
+  snoozed_until: Date | null;
   visitor_name: string | null;
   visitor_email: string | null;
 }
@@ -30,15 +37,14 @@ export interface ConversationFilter {
   assignedAgentId?: number;
 }
 
-const SELECT = `SELECT c.id, c.site_id, c.visitor_id, c.status, c.type, c.locale, c.assigned_agent_id,
-  c.started_at, c.closed_at, c.closed_by_user_id, c.rating, c.review_comment, c.reviewed_at,
-  v.name AS visitor_name, v.email AS visitor_email
-  FROM conversations c JOIN visitors v ON v.id = c.visitor_id`;
+// Lists and reads see only the conversations a first message has started
+// (`c.started_at IS NOT NULL`).
 
-/** Only conversations a first message has started exist for listing and reading. */
-const VISIBLE = `c.organization_id = $1 AND c.started_at IS NOT NULL`;
-const FILTERS = `($2::text IS NULL OR c.status = $2) AND ($3::bigint IS NULL OR c.site_id = $3)
-  AND ($4::bigint IS NULL OR c.assigned_agent_id = $4 OR ($4 = 0 AND c.assigned_agent_id IS NULL))`;
+/** A conversation the snooze sweep woke: what `conversation.updated` tells. */
+export type WokenConversationRow = Pick<
+  ConversationRow,
+  'id' | 'site_id' | 'visitor_id' | 'status' | 'assigned_agent_id' | 'closed_at'
+> & { organization_id: string };
 
 @Injectable()
 export class ConversationsRepository {
@@ -60,14 +66,18 @@ export class ConversationsRepository {
       filter.assignedAgentId ?? null,
     ];
     const [rows, count] = await Promise.all([
-      sql<ConversationRow>(
+      sql(
         this.dataSource,
-        `${SELECT} WHERE ${VISIBLE} AND ${FILTERS} ORDER BY c.id DESC LIMIT $5 OFFSET $6`,
+        query<ConversationRow>`SELECT c.id, c.site_id, c.visitor_id, c.status, c.type, c.locale, c.assigned_agent_id,
+  c.started_at, c.closed_at, c.closed_by_user_id, c.rating, c.review_comment, c.reviewed_at,
+  c.snoozed_until, v.name AS visitor_name, v.email AS visitor_email
+  FROM conversations c JOIN visitors v ON v.id = c.visitor_id WHERE c.organization_id = $1 AND c.started_at IS NOT NULL AND ($2::text IS NULL OR c.status = $2) AND ($3::bigint IS NULL OR c.site_id = $3)
+  AND ($4::bigint IS NULL OR c.assigned_agent_id = $4 OR ($4 = 0 AND c.assigned_agent_id IS NULL)) ORDER BY c.id DESC LIMIT $5 OFFSET $6`,
         [...parameters, page.perPage, page.offset],
       ),
-      sql<{ total: string }>(
+      sql(
         this.dataSource,
-        `SELECT coalesce(sum(total), 0) AS total FROM conversation_totals
+        query<{ total: string }>`SELECT coalesce(sum(total), 0) AS total FROM conversation_totals
          WHERE organization_id = $1 AND ($2::text IS NULL OR status = $2)
            AND ($3::bigint IS NULL OR site_id = $3) AND ($4::bigint IS NULL OR assigned_agent_id = $4)`,
         parameters,
@@ -81,10 +91,14 @@ export class ConversationsRepository {
     organizationId: string,
     conversationId: string,
   ): Promise<ConversationRow | undefined> {
-    const rows = await sql<ConversationRow>(manager, `${SELECT} WHERE ${VISIBLE} AND c.id = $2`, [
-      organizationId,
-      conversationId,
-    ]);
+    const rows = await sql(
+      manager,
+      query<ConversationRow>`SELECT c.id, c.site_id, c.visitor_id, c.status, c.type, c.locale, c.assigned_agent_id,
+  c.started_at, c.closed_at, c.closed_by_user_id, c.rating, c.review_comment, c.reviewed_at,
+  c.snoozed_until, v.name AS visitor_name, v.email AS visitor_email
+  FROM conversations c JOIN visitors v ON v.id = c.visitor_id WHERE c.organization_id = $1 AND c.started_at IS NOT NULL AND c.id = $2`,
+      [organizationId, conversationId],
+    );
     return rows[0];
   }
 
@@ -94,9 +108,12 @@ export class ConversationsRepository {
     organizationId: string,
     conversationId: string,
   ): Promise<ConversationRow | undefined> {
-    const rows = await sql<ConversationRow>(
+    const rows = await sql(
       manager,
-      `${SELECT} WHERE ${VISIBLE} AND c.id = $2 FOR UPDATE OF c`,
+      query<ConversationRow>`SELECT c.id, c.site_id, c.visitor_id, c.status, c.type, c.locale, c.assigned_agent_id,
+  c.started_at, c.closed_at, c.closed_by_user_id, c.rating, c.review_comment, c.reviewed_at,
+  c.snoozed_until, v.name AS visitor_name, v.email AS visitor_email
+  FROM conversations c JOIN visitors v ON v.id = c.visitor_id WHERE c.organization_id = $1 AND c.started_at IS NOT NULL AND c.id = $2 FOR UPDATE OF c`,
       [organizationId, conversationId],
     );
     return rows[0];
@@ -113,11 +130,12 @@ export class ConversationsRepository {
     conversation: ConversationRow,
     agentId: string,
   ): Promise<ConversationRow> {
-    const [row] = await sql<Pick<ConversationRow, 'status' | 'assigned_agent_id'>>(
+    const [row] = await sql(
       manager,
-      `UPDATE conversations SET
+      query<Pick<ConversationRow, 'status' | 'assigned_agent_id'>>`UPDATE conversations SET
          status = CASE WHEN status IN ('waiting', 'missed') THEN 'active' ELSE status END,
          assigned_agent_id = COALESCE(assigned_agent_id, $2),
+         first_response_by = CASE WHEN first_response_at IS NULL THEN $2 ELSE first_response_by END,
          first_response_at = COALESCE(first_response_at, now()),
          last_message_at = now(), updated_at = now()
        WHERE organization_id = $3 AND id = $1
@@ -133,20 +151,54 @@ export class ConversationsRepository {
     conversationId: string,
     userId: string | null,
   ): Promise<Date> {
-    const rows = await sql<{ closed_at: Date }>(
+    const rows = await sql(
       manager,
-      `UPDATE conversations SET status = 'closed', closed_at = now(), closed_by_user_id = $2, updated_at = now()
+      handTyped<{
+        closed_at: Date;
+      }>`UPDATE conversations SET status = 'closed', closed_at = now(), closed_by_user_id = $2,
+         snoozed_until = NULL, updated_at = now()
        WHERE organization_id = $3 AND id = $1 RETURNING closed_at`,
       [conversationId, userId, organizationId],
     );
     return rows[0].closed_at;
   }
 
+  /** Snoozes the conversation until `until`, or wakes it (`null`). */
+  async snooze(
+    manager: EntityManager,
+    organizationId: string,
+    conversationId: string,
+    until: Date | null,
+  ): Promise<void> {
+    await sql(
+      manager,
+      query`UPDATE conversations SET snoozed_until = $3, updated_at = now()
+       WHERE organization_id = $1 AND id = $2`,
+      [organizationId, conversationId, until],
+    );
+  }
+
+  /**
+   * Wakes every conversation whose snooze has run out (all organizations: the sweep's work) and
+   * answers them, each taken by one instance only.
+   */
+  async wakeDue(limit: number): Promise<WokenConversationRow[]> {
+    return sql(
+      this.dataSource,
+      query<WokenConversationRow>`UPDATE conversations c SET snoozed_until = NULL, updated_at = now()
+       WHERE c.id IN (SELECT id FROM conversations WHERE snoozed_until <= now()
+         ORDER BY snoozed_until LIMIT $1 FOR UPDATE SKIP LOCKED)
+       RETURNING c.id, c.organization_id, c.site_id, c.visitor_id, c.status, c.assigned_agent_id,
+         c.closed_at`,
+      [limit],
+    );
+  }
+
   /** A closed conversation is open again, waiting (the visitor answered it by email). */
   async reopenWaiting(manager: EntityManager, organizationId: string, conversationId: string) {
     await sql(
       manager,
-      `UPDATE conversations SET status = 'waiting', closed_at = NULL, closed_by_user_id = NULL,
+      query`UPDATE conversations SET status = 'waiting', closed_at = NULL, closed_by_user_id = NULL,
          last_message_at = now(), updated_at = now()
        WHERE organization_id = $1 AND id = $2 AND status = 'closed'`,
       [organizationId, conversationId],
@@ -186,12 +238,17 @@ export class ConversationsRepository {
     conversationId: string | undefined,
     lock: '' | 'FOR UPDATE',
   ): Promise<VisitorConversationRow | undefined> {
-    const rows = await sql<VisitorConversationRow>(
+    const rows = await sql(
       manager,
-      `SELECT id, site_id, visitor_id, status, closed_at, rating FROM conversations
+      lock
+        ? query<VisitorConversationRow>`SELECT id, site_id, visitor_id, status, closed_at, rating FROM conversations
        WHERE organization_id = $1 AND visitor_id = $2 AND started_at IS NOT NULL
          AND ($3::bigint IS NULL OR id = $3)
-       ORDER BY id DESC LIMIT 1 ${lock}`,
+       ORDER BY id DESC LIMIT 1 FOR UPDATE`
+        : query<VisitorConversationRow>`SELECT id, site_id, visitor_id, status, closed_at, rating FROM conversations
+       WHERE organization_id = $1 AND visitor_id = $2 AND started_at IS NOT NULL
+         AND ($3::bigint IS NULL OR id = $3)
+       ORDER BY id DESC LIMIT 1`,
       [organizationId, visitorId, conversationId ?? null],
     );
     return rows[0];
@@ -203,9 +260,11 @@ export class ConversationsRepository {
     visitorId: string,
     conversationId: string,
   ): Promise<ConversationStatus | undefined> {
-    const rows = await sql<{ status: ConversationStatus }>(
+    const rows = await sql(
       this.dataSource,
-      `SELECT status FROM conversations WHERE organization_id = $1 AND visitor_id = $2 AND id = $3`,
+      query<{
+        status: ConversationStatus;
+      }>`SELECT status FROM conversations WHERE organization_id = $1 AND visitor_id = $2 AND id = $3`,
       [organizationId, visitorId, conversationId],
     );
     return rows[0]?.status;
@@ -218,9 +277,9 @@ export class ConversationsRepository {
     conversationId: string,
     agentId: string,
   ): Promise<ConversationStatus> {
-    const rows = await sql<{ status: ConversationStatus }>(
+    const rows = await sql(
       manager,
-      `UPDATE conversations SET
+      query<{ status: ConversationStatus }>`UPDATE conversations SET
          status = CASE WHEN status IN ('waiting', 'missed') THEN 'active' ELSE status END,
          assigned_agent_id = $2, updated_at = now()
        WHERE organization_id = $3 AND id = $1 RETURNING status`,
@@ -242,19 +301,21 @@ export class ConversationsRepository {
   ): Promise<boolean> {
     await sql(
       manager,
-      `UPDATE conversations SET status = 'closed', closed_at = now(), updated_at = now()
+      query`UPDATE conversations SET status = 'closed', closed_at = now(), updated_at = now()
        WHERE organization_id = $1 AND visitor_id = $2 AND status <> 'closed' AND started_at IS NULL`,
       [organizationId, conversation.visitor_id],
     );
-    const other = await sql<{ id: string }>(
+    const other = await sql(
       manager,
-      `SELECT id FROM conversations WHERE organization_id = $1 AND visitor_id = $2 AND status <> 'closed'`,
+      query<{
+        id: string;
+      }>`SELECT id FROM conversations WHERE organization_id = $1 AND visitor_id = $2 AND status <> 'closed'`,
       [organizationId, conversation.visitor_id],
     );
     if (other.length > 0) return false;
     await sql(
       manager,
-      `UPDATE conversations SET status = 'active', closed_at = NULL, closed_by_user_id = NULL,
+      query`UPDATE conversations SET status = 'active', closed_at = NULL, closed_by_user_id = NULL,
          assigned_agent_id = COALESCE(assigned_agent_id, $3), updated_at = now()
        WHERE organization_id = $1 AND id = $2`,
       [organizationId, conversation.id, agentId],
@@ -266,7 +327,7 @@ export class ConversationsRepository {
   async unassign(manager: EntityManager, organizationId: string, conversationId: string) {
     await sql(
       manager,
-      `UPDATE conversations SET assigned_agent_id = NULL, updated_at = now()
+      query`UPDATE conversations SET assigned_agent_id = NULL, updated_at = now()
        WHERE organization_id = $1 AND id = $2`,
       [organizationId, conversationId],
     );
@@ -278,9 +339,12 @@ export class ConversationsRepository {
     organizationId: string,
     conversationId: string,
   ): Promise<{ site_id: string; visitor_id: string } | undefined> {
-    const rows = await sql<{ site_id: string; visitor_id: string }>(
+    const rows = await sql(
       manager,
-      `UPDATE conversations SET status = 'missed', missed_at = now(), updated_at = now()
+      query<{
+        site_id: string;
+        visitor_id: string;
+      }>`UPDATE conversations SET status = 'missed', missed_at = now(), updated_at = now()
        WHERE organization_id = $1 AND id = $2 AND status = 'waiting' RETURNING site_id, visitor_id`,
       [organizationId, conversationId],
     );
@@ -297,14 +361,20 @@ export class ConversationsRepository {
     reader: 'visitor' | 'agent',
     messageId: string,
   ): Promise<string | undefined> {
-    const column = reader === 'visitor' ? 'visitor_read_message_id' : 'agent_read_message_id';
-    const rows = await sql<{ position: string }>(
+    // The visitor's position counts only the messages the visitor sees (not the private notes).
+    const rows = await sql(
       this.dataSource,
-      `UPDATE conversations SET ${column} = GREATEST(coalesce(${column}, 0), LEAST($3::bigint,
-         (SELECT coalesce(max(id), 0) FROM messages WHERE conversation_id = $2
-          ${reader === 'visitor' ? 'AND NOT private' : ''})))
-       WHERE organization_id = $1 AND id = $2 AND started_at IS NOT NULL
-       RETURNING ${column} AS position`,
+      reader === 'visitor'
+        ? handTyped<{ position: string }>`UPDATE conversations SET visitor_read_message_id =
+           GREATEST(coalesce(visitor_read_message_id, 0), LEAST($3::bigint,
+             (SELECT coalesce(max(id), 0) FROM messages WHERE conversation_id = $2 AND NOT private)))
+         WHERE organization_id = $1 AND id = $2 AND started_at IS NOT NULL
+         RETURNING visitor_read_message_id AS position`
+        : handTyped<{ position: string }>`UPDATE conversations SET agent_read_message_id =
+           GREATEST(coalesce(agent_read_message_id, 0), LEAST($3::bigint,
+             (SELECT coalesce(max(id), 0) FROM messages WHERE conversation_id = $2)))
+         WHERE organization_id = $1 AND id = $2 AND started_at IS NOT NULL
+         RETURNING agent_read_message_id AS position`,
       [organizationId, conversationId, messageId],
     );
     return rows[0]?.position;
@@ -319,7 +389,7 @@ export class ConversationsRepository {
   ): Promise<void> {
     await sql(
       manager,
-      `UPDATE conversations SET rating = $2, review_comment = $3, reviewed_at = now(), updated_at = now()
+      query`UPDATE conversations SET rating = $2, review_comment = $3, reviewed_at = now(), updated_at = now()
        WHERE organization_id = $4 AND id = $1`,
       [conversationId, rating, comment, organizationId],
     );

@@ -1,8 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { AppError } from '../../common/errors/app-error';
-import { MessagesService } from '../messages/messages.service';
-import type { MessageRow } from '../messages/messages.repository';
+import { type MessageRecord, MessagesService } from '../messages/messages.service';
 import { RealtimeService } from '../realtime/realtime.service';
 import { CATCH_UP_LIMIT } from './visitor-chat.service';
 import {
@@ -10,6 +9,9 @@ import {
   type ConversationRow,
   ConversationsRepository,
 } from './conversations.repository';
+import { type ConversationRecord, toConversationRecord } from './conversation-record';
+
+export type { ConversationRecord };
 
 /** Larger than any message id (bigint): `before` it means the latest messages. */
 const MAX_ID = '9223372036854775807';
@@ -36,7 +38,13 @@ export class ConversationsService {
     return this.conversations.page(organizationId, filter, page);
   }
 
-  async get(organizationId: string, conversationId: string): Promise<ConversationRow> {
+  /** The conversation, for another feature (404 when it is not the organization's). */
+  async get(organizationId: string, conversationId: string): Promise<ConversationRecord> {
+    return toConversationRecord(await this.row(organizationId, conversationId));
+  }
+
+  /** The row, for this feature's own answers (404 when it is not the organization's). */
+  private async row(organizationId: string, conversationId: string): Promise<ConversationRow> {
     const conversation = await this.conversations.find(
       this.dataSource.manager,
       organizationId,
@@ -46,9 +54,24 @@ export class ConversationsService {
     return conversation;
   }
 
+  /** The id of the visitor's newest started conversation, or the named one's; else undefined. */
+  async startedForVisitor(
+    organizationId: string,
+    visitorId: string,
+    conversationId?: string,
+  ): Promise<string | undefined> {
+    const started = await this.conversations.findForVisitor(
+      this.dataSource.manager,
+      organizationId,
+      visitorId,
+      conversationId,
+    );
+    return started?.id;
+  }
+
   /** The conversation with every message, or with the latest `limit` (and whether earlier exist). */
   async withMessages(organizationId: string, conversationId: string, limit?: number) {
-    const conversation = await this.get(organizationId, conversationId);
+    const conversation = await this.row(organizationId, conversationId);
     if (limit === undefined) {
       const messages = await this.messages.all(organizationId, conversationId);
       return { conversation, messages, earlier: false };
@@ -62,7 +85,7 @@ export class ConversationsService {
     conversationId: string,
     page: { perPage: number; offset: number },
   ) {
-    await this.get(organizationId, conversationId);
+    await this.row(organizationId, conversationId);
     return this.messages.page(organizationId, conversationId, page);
   }
 
@@ -71,8 +94,8 @@ export class ConversationsService {
     organizationId: string,
     conversationId: string | undefined,
     afterId: string,
-  ): Promise<MessageRow[]> {
-    if (conversationId !== undefined) await this.get(organizationId, conversationId);
+  ): Promise<MessageRecord[]> {
+    if (conversationId !== undefined) await this.row(organizationId, conversationId);
     return this.messages.after(organizationId, { conversationId }, afterId, CATCH_UP_LIMIT);
   }
 
@@ -81,14 +104,14 @@ export class ConversationsService {
     organizationId: string,
     conversationId: string,
     beforeId: string,
-  ): Promise<MessageRow[]> {
-    await this.get(organizationId, conversationId);
+  ): Promise<MessageRecord[]> {
+    await this.row(organizationId, conversationId);
     return this.messages.before(organizationId, conversationId, beforeId, CATCH_UP_LIMIT);
   }
 
   /** The agents have read up to `messageId`; the visitor hears it. */
   async markRead(organizationId: string, conversationId: string, messageId: string) {
-    const conversation = await this.get(organizationId, conversationId);
+    const conversation = await this.row(organizationId, conversationId);
     const position = await this.conversations.markRead(
       organizationId,
       conversationId,
@@ -106,7 +129,7 @@ export class ConversationsService {
 
   /** Tells the visitor an agent is (or stopped) typing. */
   async typing(organizationId: string, conversationId: string, isTyping: boolean): Promise<void> {
-    const conversation = await this.get(organizationId, conversationId);
+    const conversation = await this.row(organizationId, conversationId);
     this.realtime.toVisitor(conversation.visitor_id, 'typing', {
       conversation_id: Number(conversationId),
       sender_type: 'agent',

@@ -1,18 +1,18 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { AppError } from '../../common/errors/app-error';
-import type { MessageRow } from '../messages/messages.repository';
-import { MessagesService } from '../messages/messages.service';
+import { type MessageRecord, MessagesService } from '../messages/messages.service';
 import { OutboxService } from '../outbox/outbox.service';
 import { RealtimeService } from '../realtime/realtime.service';
+import { AgentChatService } from './agent-chat.service';
 import { conversationUpdate, messagePush } from './chat-pushes';
 import { conversationEvents } from './conversation-events';
 import { ConversationsRepository, type ConversationStatus } from './conversations.repository';
 import { OpenConversationsRepository } from './open-conversations.repository';
 
 /**
- * A visitor's answer by email to a conversation mail (DESIGN section 9): a visitor message
- * (`message.received`, live on both sides). An answer to a closed conversation reopens it as
+ * Answers by email in a conversation. A visitor's answer to a conversation mail (DESIGN section
+ * 9): a visitor message (`message.received`, live on both sides). An answer to a closed conversation reopens it as
  * `waiting`, unless the visitor has another conversation open by now: then the answer goes there
  * (the unique open conversation per visitor stays unique, and the agents see it where the
  * visitor is talking).
@@ -25,6 +25,7 @@ export class EmailRepliesService {
     private readonly messages: MessagesService,
     private readonly outbox: OutboxService,
     private readonly realtime: RealtimeService,
+    private readonly agentChat: AgentChatService,
     private readonly dataSource: DataSource,
   ) {}
 
@@ -32,7 +33,8 @@ export class EmailRepliesService {
     organizationId: string,
     conversationId: string,
     body: string,
-  ): Promise<{ conversationId: string; message: MessageRow; reopened: boolean }> {
+    extra: { attachmentIds?: number[]; senderMismatch?: boolean } = {},
+  ): Promise<{ conversationId: string; message: MessageRecord; reopened: boolean }> {
     const result = await this.dataSource.transaction(async (manager) => {
       const conversation = await this.conversations.lock(manager, organizationId, conversationId);
       if (!conversation) throw AppError.notFound();
@@ -73,6 +75,10 @@ export class EmailRepliesService {
         senderType: 'visitor',
         senderId: null,
         body,
+        senderMismatch: extra.senderMismatch,
+        attachments: extra.attachmentIds?.length
+          ? { uploader: { type: 'visitor', id: conversation.visitor_id }, ids: extra.attachmentIds }
+          : undefined,
       });
       await this.outbox.publish(
         manager,
@@ -110,5 +116,27 @@ export class EmailRepliesService {
     }
     this.realtime.toBothSides(push, 'message.created', messagePush(result.message));
     return { conversationId: result.target, message: result.message, reopened: result.changed };
+  }
+
+  /**
+   * An agent's answer by mail to a notification about the conversation: a reply as that agent,
+   * as from the desk (`message.sent`, the chat becomes active). A closed conversation is a 409.
+   */
+  async agentAnswer(
+    organizationId: string,
+    conversationId: string,
+    agentId: string,
+    content: { body: string; attachmentIds?: number[]; senderMismatch?: boolean },
+  ): Promise<MessageRecord> {
+    return this.agentChat.reply(
+      { organizationId, agentUserId: Number(agentId), keyCreatorId: null },
+      conversationId,
+      {
+        body: content.body,
+        attachmentIds: content.attachmentIds,
+        uploader: { type: 'agent', id: agentId },
+        senderMismatch: content.senderMismatch,
+      },
+    );
   }
 }

@@ -18,6 +18,7 @@ export class InboxService {
       unassigned?: boolean;
       label?: string;
       sort?: 'newest' | 'activity';
+      snoozed?: boolean;
     },
     page: PageRequest,
   ) {
@@ -29,6 +30,7 @@ export class InboxService {
         assignedAgentId: query.unassigned ? '0' : assigneeOf(agent, query.assigned_agent_id),
         label: query.label,
         sort: query.sort ?? 'newest',
+        snoozed: query.snoozed ?? false,
       },
       page,
     );

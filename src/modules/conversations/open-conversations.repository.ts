@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
-import { sql } from '../../database/sql';
+import { handTyped, query, sql } from '../../database/sql';
 import type { ConversationStatus } from './conversations.repository';
 
 export interface OpenConversationRow {
@@ -24,13 +24,35 @@ export class OpenConversationsRepository {
     organizationId: string,
     visitorId: string,
   ): Promise<OpenConversationRow | undefined> {
-    const rows = await sql<OpenConversationRow>(
+    const rows = await sql(
       manager,
-      `SELECT id, site_id, visitor_id, status, started_at FROM conversations
+      query<OpenConversationRow>`SELECT id, site_id, visitor_id, status, started_at FROM conversations
        WHERE organization_id = $1 AND visitor_id = $2 AND status <> 'closed' FOR UPDATE`,
       [organizationId, visitorId],
     );
     return rows[0];
+  }
+
+  /**
+   * Whether the visitor's site asks for consent (`widget_settings.consent.enabled`) and the
+   * visitor has not agreed yet: its messages are refused until it does.
+   */
+  async consentMissing(
+    manager: EntityManager,
+    organizationId: string,
+    visitorId: string,
+  ): Promise<boolean> {
+    const rows = await sql(
+      manager,
+      query<{
+        missing: boolean;
+      }>`SELECT (s.widget_settings -> 'consent' ->> 'enabled') = 'true' AND v.consented_at IS NULL
+         AS missing
+       FROM visitors v JOIN sites s ON s.id = v.site_id AND s.organization_id = v.organization_id
+       WHERE v.organization_id = $1 AND v.id = $2`,
+      [organizationId, visitorId],
+    );
+    return rows[0]?.missing === true;
   }
 
   /** The visitor's open conversation, locked; made (unstarted) first when there is none. */
@@ -59,16 +81,20 @@ export class OpenConversationsRepository {
     visitorId: string,
     locale: string | null,
   ): Promise<string> {
-    const inserted = await sql<{ id: string }>(
+    const inserted = await sql(
       manager,
-      `INSERT INTO conversations (organization_id, site_id, visitor_id, locale) VALUES ($1, $2, $3, $4)
+      query<{
+        id: string;
+      }>`INSERT INTO conversations (organization_id, site_id, visitor_id, locale) VALUES ($1, $2, $3, $4)
        ON CONFLICT (visitor_id) WHERE status <> 'closed' DO NOTHING RETURNING id`,
       [organizationId, siteId, visitorId, locale],
     );
     if (inserted[0]) return inserted[0].id;
-    const open = await sql<{ id: string }>(
+    const open = await sql(
       manager,
-      `SELECT id FROM conversations WHERE organization_id = $1 AND visitor_id = $2 AND status <> 'closed'`,
+      query<{
+        id: string;
+      }>`SELECT id FROM conversations WHERE organization_id = $1 AND visitor_id = $2 AND status <> 'closed'`,
       [organizationId, visitorId],
     );
     return open[0].id;
@@ -80,9 +106,11 @@ export class OpenConversationsRepository {
     organizationId: string,
     conversationId: string,
   ): Promise<Date> {
-    const rows = await sql<{ started_at: Date }>(
+    const rows = await sql(
       manager,
-      `UPDATE conversations SET started_at = now(), status = 'waiting', last_message_at = now(),
+      handTyped<{
+        started_at: Date;
+      }>`UPDATE conversations SET started_at = now(), status = 'waiting', last_message_at = now(),
          updated_at = now() WHERE organization_id = $2 AND id = $1 RETURNING started_at`,
       [conversationId, organizationId],
     );
@@ -96,7 +124,8 @@ export class OpenConversationsRepository {
   ): Promise<void> {
     await sql(
       manager,
-      `UPDATE conversations SET last_message_at = now(), updated_at = now()
+      // The visitor's message wakes a snoozed conversation.
+      query`UPDATE conversations SET last_message_at = now(), snoozed_until = NULL, updated_at = now()
        WHERE organization_id = $2 AND id = $1`,
       [conversationId, organizationId],
     );

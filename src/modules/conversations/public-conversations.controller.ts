@@ -21,6 +21,7 @@ import {
   toConversationDetail,
   toConversationDto,
 } from './conversations.dto';
+import { toConversationRecord } from './conversation-record';
 import { AgentChatService } from './agent-chat.service';
 import { ConversationsService } from './conversations.service';
 
@@ -51,7 +52,13 @@ export class PublicConversationsController {
       { status: query.status, siteId: query.site_id },
       page,
     );
-    return paginate(rows.map(toConversationDto), total, page, this.config.publicUrl, link);
+    return paginate(
+      rows.map((row) => toConversationDto(toConversationRecord(row))),
+      total,
+      page,
+      this.config.publicUrl,
+      link,
+    );
   }
 
   @Get(':conversation')

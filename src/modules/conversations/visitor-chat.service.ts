@@ -5,8 +5,11 @@ import { AppError } from '../../common/errors/app-error';
 import { RATE_LIMIT_STORE, type RateLimitStore } from '../../common/rate-limit/rate-limit.store';
 import { rateLimited } from '../../common/rate-limit/rate-limited';
 import { AppConfig } from '../../config/app-config';
-import type { MessageRow } from '../messages/messages.repository';
-import { MessagesService } from '../messages/messages.service';
+import {
+  type MessageAction,
+  type MessageRecord,
+  MessagesService,
+} from '../messages/messages.service';
 import { OutboxService } from '../outbox/outbox.service';
 import { RealtimeService } from '../realtime/realtime.service';
 import { ConversationsRepository, type ConversationStatus } from './conversations.repository';
@@ -60,7 +63,7 @@ export class VisitorChatService {
   async send(
     visitor: VisitorPrincipal,
     content: { body?: string; attachmentIds?: number[] },
-  ): Promise<{ conversationId: string; message: MessageRow }> {
+  ): Promise<{ conversationId: string; message: MessageRecord }> {
     await rateLimited(
       this.limits,
       `visitor-messages:${visitor.visitorId}`,
@@ -69,6 +72,13 @@ export class VisitorChatService {
     );
     const organizationId = visitor.organizationId;
     const result = await this.dataSource.transaction(async (manager) => {
+      if (await this.openConversations.consentMissing(manager, organizationId, visitor.visitorId)) {
+        throw AppError.invalid(
+          'consent',
+          'The visitor must agree to the privacy notice (POST /api/widget/consent) before sending a message.',
+          'consent_required',
+        );
+      }
       const open = await this.openConversations.lockOrMake(
         manager,
         organizationId,
@@ -130,7 +140,8 @@ export class VisitorChatService {
       conversationId,
     );
     if (!status) throw AppError.notFound();
-    if (status === 'closed') throw AppError.conflict('The conversation is closed.');
+    if (status === 'closed')
+      throw AppError.conflict('The conversation is closed.', 'conversation_closed');
   }
 
   /**
@@ -141,7 +152,13 @@ export class VisitorChatService {
     visitor: VisitorPrincipal,
     conversationId: string,
     body: string,
-  ): Promise<MessageRow> {
+    options: {
+      actions?: MessageAction[];
+      type?: string;
+      /** Checked with the conversation locked: false posts nothing (undefined is answered). */
+      stillWanted?: (manager: EntityManager) => Promise<boolean>;
+    } = {},
+  ): Promise<MessageRecord | undefined> {
     const organizationId = visitor.organizationId;
     const message = await this.dataSource.transaction(async (manager) => {
       const conversation = await this.conversations.lockForVisitor(
@@ -152,15 +169,19 @@ export class VisitorChatService {
       );
       if (!conversation) throw AppError.notFound();
       if (conversation.status === 'closed') {
-        throw AppError.conflict('The conversation is closed.');
+        throw AppError.conflict('The conversation is closed.', 'conversation_closed');
       }
+      if (options.stillWanted && !(await options.stillWanted(manager))) return undefined;
       return this.messages.create(manager, organizationId, {
         conversationId,
         senderType: 'bot',
         senderId: null,
         body,
+        actions: options.actions,
+        type: options.type,
       });
     });
+    if (!message) return undefined;
     this.realtime.toBothSides(
       { organizationId, visitorId: visitor.visitorId, conversationId },
       'message.created',
@@ -170,7 +191,7 @@ export class VisitorChatService {
   }
 
   /** Messages of the visitor's conversations after `afterId`, oldest first. */
-  messagesAfter(visitor: VisitorPrincipal, afterId: string): Promise<MessageRow[]> {
+  messagesAfter(visitor: VisitorPrincipal, afterId: string): Promise<MessageRecord[]> {
     return this.messages.after(
       visitor.organizationId,
       { visitorId: visitor.visitorId },

@@ -1,15 +1,17 @@
+import { SiteCache } from '../../common/invalidation/site-cache';
 import { Injectable, Logger } from '@nestjs/common';
+import { DataSource } from 'typeorm';
 import { SecretBoxService } from '../../common/crypto/secret-box.service';
+import { AuditLogService } from '../audit/audit-log.service';
 import { AppError } from '../../common/errors/app-error';
 import { OrganizationsService } from '../organizations/organizations.service';
-import type { SiteRow } from '../sites/sites.repository';
 import { SitesService } from '../sites/sites.service';
 import {
   DEFAULT_EMPTY_REPLY,
   DEFAULT_LOGIN_REQUIRED_REPLY,
   type FilterRecordWidgetSettings,
 } from '../sites/widget-config.dto';
-import { withDefaults } from '../sites/widget-settings';
+import { withDefaults, type WidgetSettings } from '../sites/widget-settings';
 import { readCatalog } from './catalog';
 import type { DataLookupViewDto } from './data-lookup-view.dto';
 import type { PutDataLookupDto } from './data-lookup.dto';
@@ -40,6 +42,38 @@ export function maskUrl(url: string): string {
   }
 }
 
+/** What these settings read of a site: its widget settings as stored. */
+interface SiteSettings {
+  widgetSettings: Partial<WidgetSettings>;
+}
+
+/** The widget's copy of the switches, presets and replies (the site's widget settings). */
+function widgetSettingsOf(settings: DataLookupSettings): Partial<WidgetSettings> {
+  const record = settings.filter_record;
+  const filterRecord: FilterRecordWidgetSettings = record
+    ? {
+        enabled: record.enabled,
+        button_label: record.button_label,
+        filters: FILTER_PRESETS.filter((preset) => record.filters[preset] !== undefined),
+        empty_reply: record.empty_reply,
+        login_required_reply: record.login_required_reply,
+      }
+    : { enabled: false, filters: [] };
+  return {
+    data_lookup: { enabled: settings.enabled },
+    filter_record: filterRecord as WidgetSettings['filter_record'],
+  };
+}
+
+/** What the audit log keeps of the settings: not the connection URL (it holds a password). */
+const auditedSettings = (row: DataLookupRow) => ({
+  driver: row.driver,
+  account: row.account,
+  require_otp: row.require_otp,
+  filter_record: row.filter_record,
+  rules: row.rules,
+});
+
 /** 422 on `connection.url` unless the URL is one of the driver's (`mysql://` or `mariadb://` for `mysql`). */
 function requireScheme(driver: Driver, url: string): void {
   let scheme: string | undefined;
@@ -50,7 +84,11 @@ function requireScheme(driver: Driver, url: string): void {
   }
   if (scheme === undefined || !URL_SCHEMES[driver].includes(scheme)) {
     const schemes = URL_SCHEMES[driver].map((name) => `${name}//`).join(' or ');
-    throw AppError.invalid('connection.url', `The ${driver} driver needs a ${schemes} URL.`);
+    throw AppError.invalid(
+      'connection.url',
+      `The ${driver} driver needs a ${schemes} URL.`,
+      'invalid_format',
+    );
   }
 }
 
@@ -71,6 +109,9 @@ export class DataLookupSettingsService {
     private readonly organizations: OrganizationsService,
     private readonly secrets: SecretBoxService,
     private readonly owners: OwnerDatabases,
+    private readonly dataSource: DataSource,
+    private readonly audit: AuditLogService,
+    private readonly cache: SiteCache,
   ) {}
 
   async view(organizationId: string, siteId: string): Promise<DataLookupViewDto> {
@@ -93,31 +134,38 @@ export class DataLookupSettingsService {
     const settings = fromInput(input, url, site);
     await this.check(settings, (work) => this.owners.once(settings.connection.driver, url, work));
 
-    const row = await this.repository.save(organizationId, siteId, {
-      driver: settings.connection.driver,
-      url_sealed: this.secrets.seal(url),
-      account: settings.account,
-      require_otp: settings.require_otp,
-      filter_record: stored(settings.filter_record),
-      rules: settings.rules,
+    const { row, updated } = await this.dataSource.transaction(async (manager) => {
+      const saved = await this.repository.save(
+        organizationId,
+        siteId,
+        {
+          driver: settings.connection.driver,
+          url_sealed: this.secrets.seal(url),
+          account: settings.account,
+          require_otp: settings.require_otp,
+          filter_record: stored(settings.filter_record),
+          rules: settings.rules,
+        },
+        manager,
+      );
+      const site = await this.sites.update(
+        organizationId,
+        siteId,
+        { widget_settings: widgetSettingsOf(settings) },
+        manager,
+      );
+      await this.audit.record(manager, organizationId, {
+        action: current ? 'data_lookup.updated' : 'data_lookup.created',
+        target: { type: 'site', id: siteId, label: site.name },
+        changes: {
+          before: current ? auditedSettings(current) : null,
+          after: { ...auditedSettings(saved), enabled: settings.enabled },
+        },
+      });
+      return { row: saved, updated: site };
     });
     this.owners.release(siteId);
-    const record = settings.filter_record;
-    const filterRecord: FilterRecordWidgetSettings = record
-      ? {
-          enabled: record.enabled,
-          button_label: record.button_label,
-          filters: FILTER_PRESETS.filter((preset) => record.filters[preset] !== undefined),
-          empty_reply: record.empty_reply,
-          login_required_reply: record.login_required_reply,
-        }
-      : { enabled: false, filters: [] };
-    const updated = await this.sites.update(organizationId, siteId, {
-      widget_settings: {
-        data_lookup: { enabled: settings.enabled },
-        filter_record: filterRecord as SiteRow['widget_settings']['filter_record'],
-      },
-    });
+    await this.cache.changed(siteId);
     return this.toView(updated, row);
   }
 
@@ -141,7 +189,7 @@ export class DataLookupSettingsService {
     withDatabase: <T>(work: (database: OwnerDatabase) => Promise<T>) => Promise<T>,
   ): Promise<string> {
     const malformed = settingsErrors(settings);
-    if (Object.keys(malformed).length > 0) throw AppError.validation(malformed);
+    if (Object.keys(malformed).length > 0) throw AppError.validation(malformed, 'invalid');
     let result;
     try {
       result = await withDatabase((database) => readCatalog(database, tablesOf(settings)));
@@ -156,10 +204,11 @@ export class DataLookupSettingsService {
       throw AppError.invalid(
         'connection.url',
         `The database could not be read (${failureCategory(error)}).`,
+        'owner_database_unreadable',
       );
     }
     const missing = settingsErrors(settings, result.catalog);
-    if (Object.keys(missing).length > 0) throw AppError.validation(missing);
+    if (Object.keys(missing).length > 0) throw AppError.validation(missing, 'invalid');
     return result.serverVersion;
   }
 
@@ -168,10 +217,10 @@ export class DataLookupSettingsService {
     const saved = current ? this.secrets.open(current.url_sealed) : undefined;
     if (sent !== undefined && (saved === undefined || sent !== maskUrl(saved))) return sent;
     if (saved !== undefined) return saved;
-    throw AppError.invalid('connection.url', 'The url field is required.');
+    throw AppError.invalid('connection.url', 'The url field is required.', 'required');
   }
 
-  private toView(site: SiteRow, row: DataLookupRow): DataLookupViewDto {
+  private toView(site: SiteSettings, row: DataLookupRow): DataLookupViewDto {
     const settings = toSettings(site, row, this.secrets.open(row.url_sealed));
     return {
       ...settings,
@@ -188,8 +237,12 @@ const stored = (record: FilterRecordSettings | null) => {
 };
 
 /** The whole settings of a site: the stored row, with the switches of its widget settings. */
-export function toSettings(site: SiteRow, row: DataLookupRow, url: string): DataLookupSettings {
-  const widget = withDefaults(site.widget_settings);
+export function toSettings(
+  site: SiteSettings,
+  row: DataLookupRow,
+  url: string,
+): DataLookupSettings {
+  const widget = withDefaults(site.widgetSettings);
   return {
     enabled: widget.data_lookup.enabled,
     connection: { driver: row.driver, url },
@@ -204,8 +257,8 @@ export function toSettings(site: SiteRow, row: DataLookupRow, url: string): Data
   };
 }
 
-function fromInput(input: PutDataLookupDto, url: string, site: SiteRow): DataLookupSettings {
-  const widget = withDefaults(site.widget_settings);
+function fromInput(input: PutDataLookupDto, url: string, site: SiteSettings): DataLookupSettings {
+  const widget = withDefaults(site.widgetSettings);
   const record = input.filter_record;
   const filters = record
     ? Object.fromEntries(

@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { AuditModule } from '../audit/audit.module';
 import { OrganizationsModule } from '../organizations/organizations.module';
 import { SitesModule } from '../sites/sites.module';
 import { DataLookupController } from './data-lookup.controller';
@@ -9,7 +10,7 @@ import { OwnerDatabases } from './owner-database/owner-databases';
 
 /** The site owner's database: settings, connections and the queries read from it. */
 @Module({
-  imports: [OrganizationsModule, SitesModule],
+  imports: [AuditModule, OrganizationsModule, SitesModule],
   controllers: [DataLookupController],
   providers: [DataLookupRepository, DataLookupSettingsService, DataLookupService, OwnerDatabases],
   exports: [DataLookupService],

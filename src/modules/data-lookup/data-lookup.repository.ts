@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { sql } from '../../database/sql';
+import { handTyped, sql, type SqlExecutor } from '../../database/sql';
 import type { AccountSettings, Driver, FilterRecordSettings, LookupRule } from './lookup-settings';
 
 /** The filter_record settings kept here; `enabled` and `button_label` live in the widget settings. */
@@ -18,17 +18,14 @@ export interface DataLookupRow {
   updated_at: Date;
 }
 
-const COLUMNS =
-  'site_id, organization_id, driver, url_sealed, account, require_otp, filter_record, rules, updated_at';
-
 @Injectable()
 export class DataLookupRepository {
   constructor(private readonly dataSource: DataSource) {}
 
   async find(organizationId: string, siteId: string): Promise<DataLookupRow | undefined> {
-    const rows = await sql<DataLookupRow>(
+    const rows = await sql(
       this.dataSource,
-      `SELECT ${COLUMNS} FROM data_lookup_settings WHERE organization_id = $1 AND site_id = $2`,
+      handTyped<DataLookupRow>`SELECT site_id, organization_id, driver, url_sealed, account, require_otp, filter_record, rules, updated_at FROM data_lookup_settings WHERE organization_id = $1 AND site_id = $2`,
       [organizationId, siteId],
     );
     return rows[0];
@@ -38,10 +35,11 @@ export class DataLookupRepository {
     organizationId: string,
     siteId: string,
     row: Omit<DataLookupRow, 'site_id' | 'organization_id' | 'updated_at'>,
+    executor: SqlExecutor = this.dataSource,
   ): Promise<DataLookupRow> {
-    const rows = await sql<DataLookupRow>(
-      this.dataSource,
-      `INSERT INTO data_lookup_settings
+    const rows = await sql(
+      executor,
+      handTyped<DataLookupRow>`INSERT INTO data_lookup_settings
          (site_id, organization_id, driver, url_sealed, account, require_otp, filter_record, rules)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
        ON CONFLICT (site_id) DO UPDATE SET
@@ -49,7 +47,7 @@ export class DataLookupRepository {
          require_otp = EXCLUDED.require_otp, filter_record = EXCLUDED.filter_record,
          rules = EXCLUDED.rules, updated_at = now()
        WHERE data_lookup_settings.organization_id = $2
-       RETURNING ${COLUMNS}`,
+       RETURNING site_id, organization_id, driver, url_sealed, account, require_otp, filter_record, rules, updated_at`,
       [
         siteId,
         organizationId,

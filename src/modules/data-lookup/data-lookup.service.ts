@@ -40,7 +40,7 @@ export interface OwnerAccount {
   name: string | null;
 }
 
-export type OwnerRow = Record<string, Cell>;
+export type OwnerRecord = Record<string, Cell>;
 
 /**
  * Data lookup at run time: finds accounts and reads records from the site owner's database,
@@ -62,14 +62,15 @@ export class DataLookupService {
   /** The site's lookup; 403 while data lookup is switched off or not configured. */
   async require(organizationId: string, siteId: string): Promise<SiteLookup> {
     const lookup = await this.find(organizationId, siteId);
-    if (!lookup) throw AppError.forbidden('Data lookup is not enabled for this site.');
+    if (!lookup)
+      throw AppError.forbidden('Data lookup is not enabled for this site.', 'data_lookup_disabled');
     return lookup;
   }
 
   /** The site's lookup, or undefined while it is switched off or not configured. */
   async find(organizationId: string, siteId: string): Promise<SiteLookup | undefined> {
     const site = await this.sites.get(organizationId, siteId);
-    const widget = withDefaults(site.widget_settings);
+    const widget = withDefaults(site.widgetSettings);
     if (!widget.data_lookup.enabled) return undefined;
     const row = await this.repository.find(organizationId, siteId);
     if (!row) return undefined;
@@ -100,7 +101,7 @@ export class DataLookupService {
   }
 
   /** The account's records matching the filters (the search must be configured). */
-  search(lookup: SiteLookup, accountKey: string, filters: RecordFilters): Promise<OwnerRow[]> {
+  search(lookup: SiteLookup, accountKey: string, filters: RecordFilters): Promise<OwnerRecord[]> {
     const record = lookup.settings.filter_record;
     if (!record) throw new Error('record search is not configured');
     return this.rows(lookup, (dialect) => recordSearch(dialect, record, accountKey, filters));
@@ -112,8 +113,8 @@ export class DataLookupService {
     rule: LookupRule,
     accountKey: string,
     page: number,
-  ): Promise<{ rows: OwnerRow[]; hasMore: boolean }> {
-    const rows = await this.rows<OwnerRow>(lookup, (dialect) =>
+  ): Promise<{ rows: OwnerRecord[]; hasMore: boolean }> {
+    const rows = await this.rows<OwnerRecord>(lookup, (dialect) =>
       rulePage(dialect, rule, accountKey, page),
     );
     return { rows: rows.slice(0, rule.page_size), hasMore: rows.length > rule.page_size };
@@ -125,8 +126,8 @@ export class DataLookupService {
     rule: LookupRule,
     accountKey: string,
     rowKey: string,
-  ): Promise<OwnerRow | undefined> {
-    const rows = await this.rows<OwnerRow>(lookup, (dialect) =>
+  ): Promise<OwnerRecord | undefined> {
+    const rows = await this.rows<OwnerRecord>(lookup, (dialect) =>
       ruleRow(dialect, rule, accountKey, rowKey),
     );
     return rows[0];

@@ -7,8 +7,8 @@ import type { FilterPreset } from '../sites/widget-settings';
  */
 
 /** The owner databases the service can read. */
-export const DRIVERS = ['postgres', 'mysql'] as const;
-export type Driver = (typeof DRIVERS)[number];
+export type Driver = 'postgres' | 'mysql';
+export const DRIVERS: readonly Driver[] = ['postgres', 'mysql'];
 
 /** The URL schemes of each driver (MariaDB's own `mariadb://` too: the same server protocol). */
 export const URL_SCHEMES: Record<Driver, string[]> = {

@@ -69,7 +69,7 @@ export class EmailInboxesController {
   @Patch(':inbox')
   @Agent({ role: 'admin' })
   @ApiIdParam('inbox')
-  @ApiOperation({ summary: 'Change the name, address, site or acknowledgement' })
+  @ApiOperation({ summary: 'Change the name, address, site, acknowledgement or IMAP mailbox' })
   @ApiOkResponse({ type: EmailInboxResponseDto })
   @ApiErrors(404, 409, 422)
   async update(

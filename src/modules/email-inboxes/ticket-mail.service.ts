@@ -1,4 +1,5 @@
 import { Inject, Injectable, Logger, type OnModuleInit } from '@nestjs/common';
+import { AppError } from '../../common/errors/app-error';
 import { RATE_LIMIT_STORE, type RateLimitStore } from '../../common/rate-limit/rate-limit.store';
 import { AppConfig } from '../../config/app-config';
 import { AgentsService } from '../agents/agents.service';
@@ -6,7 +7,7 @@ import { MailService } from '../mail/mail.service';
 import { OutboxService } from '../outbox/outbox.service';
 import { TicketChangesService } from '../tickets/ticket-changes.service';
 import { TicketsService } from '../tickets/tickets.service';
-import type { EmailInboxRow } from './email-inboxes.repository';
+import type { EmailInboxRecord } from './email-inbox-record';
 
 /** Acknowledgements one sender address may get per organization and hour. */
 const ACKS_PER_SENDER_HOUR = 5;
@@ -43,7 +44,7 @@ export class TicketMailService implements OnModuleInit {
 
   /** A ticket from a new mail to `inbox`, acknowledged to the sender when the inbox says so. */
   async openFromMail(
-    inbox: EmailInboxRow,
+    inbox: EmailInboxRecord,
     mail: {
       fromAddress: string;
       fromName: string | null;
@@ -52,10 +53,10 @@ export class TicketMailService implements OnModuleInit {
       automatic: boolean;
     },
   ): Promise<string> {
-    const organizationId = inbox.organization_id;
+    const organizationId = inbox.organizationId;
     const subject = (mail.subject ?? '').trim().slice(0, 255) || '(no subject)';
     const ticket = await this.tickets.createFromEmail(organizationId, {
-      siteId: inbox.site_id,
+      siteId: inbox.siteId,
       subject,
       description: mail.text,
       customerName: mail.fromName ?? undefined,
@@ -66,12 +67,12 @@ export class TicketMailService implements OnModuleInit {
         template: {
           kind: 'ticket_acknowledgement',
           name: mail.fromName,
-          ticketNumber: ticket.ticket_number,
+          ticketNumber: ticket.ticketNumber,
           subject,
         },
         to: mail.fromAddress,
         toName: mail.fromName,
-        siteId: inbox.site_id,
+        siteId: inbox.siteId,
         ticketId: ticket.id,
         replyable: {},
         // RFC 3834: an automatic answer, which other autoresponders must not answer.
@@ -104,8 +105,36 @@ export class TicketMailService implements OnModuleInit {
   }
 
   /** The customer's answer by mail: a comment by the customer. */
-  async customerAnswer(organizationId: string, ticketId: string, text: string): Promise<void> {
-    await this.changes.addCustomerComment(organizationId, ticketId, text);
+  async customerAnswer(
+    organizationId: string,
+    ticketId: string,
+    text: string,
+    senderMismatch = false,
+  ): Promise<void> {
+    await this.changes.addCustomerComment(organizationId, ticketId, text, senderMismatch);
+  }
+
+  /**
+   * An agent's answer by mail to a notification about the ticket: a public comment by that agent
+   * (mailed to the customer like one written in the desk). An agent no longer in the team is a 422.
+   */
+  async agentAnswer(
+    organizationId: string,
+    ticketId: string,
+    userId: string,
+    answer: { text: string; senderMismatch: boolean },
+  ): Promise<void> {
+    if (!(await this.agents.findMember(organizationId, userId))) {
+      throw AppError.invalid(
+        'agent',
+        'The agent is no longer a member of the organization.',
+        'inbox_agent_gone',
+      );
+    }
+    await this.changes.addComment({ organizationId, userId }, ticketId, {
+      body: answer.text,
+      senderMismatch: answer.senderMismatch,
+    });
   }
 
   private async mailComment(organizationId: string, ticketId: string, commentId: string) {
@@ -113,28 +142,28 @@ export class TicketMailService implements OnModuleInit {
     const comment = comments.find((row) => row.id === commentId);
     if (
       !comment ||
-      comment.is_internal ||
-      comment.author_type !== 'agent' ||
+      comment.isInternal ||
+      comment.authorType !== 'agent' ||
       ticket.source !== 'email' ||
-      !ticket.customer_email
+      !ticket.customerEmail
     ) {
       return;
     }
     const author =
-      (comment.author_id &&
-        (await this.agents.findMember(organizationId, comment.author_id))?.name) ||
+      (comment.authorId &&
+        (await this.agents.findMember(organizationId, comment.authorId))?.name) ||
       'Support';
     await this.mail.send(organizationId, {
       template: {
         kind: 'ticket_reply',
-        name: ticket.customer_name,
-        ticketNumber: ticket.ticket_number,
+        name: ticket.customerName,
+        ticketNumber: ticket.ticketNumber,
         subject: ticket.subject,
         messages: [{ author, text: comment.body }],
       },
-      to: ticket.customer_email,
-      toName: ticket.customer_name,
-      siteId: ticket.site_id,
+      to: ticket.customerEmail,
+      toName: ticket.customerName,
+      siteId: ticket.siteId,
       ticketId: ticket.id,
       replyable: {},
     });

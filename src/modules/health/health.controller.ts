@@ -26,14 +26,23 @@ export class HealthController {
   @ApiOkResponse({ type: ReadyDto })
   @ApiResponse({
     status: 503,
-    description: 'The database or the queue is down',
+    description: 'The database or the queue is down, or the instance is stopping',
     type: ReadyErrorDto,
   })
   @ResponseMessage('Ready.')
   async ready() {
     const checks = await this.health.checks();
+    if (this.health.isStopping) {
+      throw new AppError('service_unavailable', 'Not ready.', {
+        reason: 'service_not_ready',
+        extra: { checks: { ...checks, instance: 'stopping' } },
+      });
+    }
     if (checks.database === 'down' || checks.queue === 'down') {
-      throw new AppError('service_unavailable', 'Not ready.', undefined, undefined, { checks });
+      throw new AppError('service_unavailable', 'Not ready.', {
+        reason: 'service_not_ready',
+        extra: { checks },
+      });
     }
     return { checks };
   }

@@ -5,6 +5,7 @@ import { DataSource } from 'typeorm';
 import { AppConfig } from '../../config/app-config';
 import { VERSION } from '../../config/version';
 import { DATABASE_RUNTIME, type DatabaseRuntime } from '../../database/database-runtime';
+import { query, sql } from '../../database/sql';
 import { QueueName } from '../../queue/queue-names';
 
 const CHECK_TIMEOUT_MS = 2000;
@@ -22,6 +23,7 @@ function withTimeout<T>(work: Promise<T>, ms: number): Promise<T> {
 @Injectable()
 export class HealthService {
   private readonly startedAt = new Date();
+  private stopping = false;
 
   constructor(
     private readonly dataSource: DataSource,
@@ -30,9 +32,21 @@ export class HealthService {
     private readonly config: AppConfig,
   ) {}
 
+  /**
+   * From SIGTERM on, readiness fails (a load balancer stops sending requests here) while the
+   * instance still serves what reaches it (see graceful-shutdown.ts).
+   */
+  markStopping(): void {
+    this.stopping = true;
+  }
+
+  get isStopping(): boolean {
+    return this.stopping;
+  }
+
   async checks(): Promise<{ database: CheckState; queue: CheckState }> {
     const [database, queue] = await Promise.all([
-      this.probe(() => this.dataSource.query('SELECT 1')),
+      this.probe(() => sql(this.dataSource, query<{ ok: number }>`SELECT 1 AS ok`)),
       this.probe(() => this.queue.getJobCounts('waiting')),
     ]);
     return { database, queue };

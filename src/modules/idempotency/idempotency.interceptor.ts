@@ -59,6 +59,7 @@ export class IdempotencyInterceptor implements NestInterceptor {
         AppError.invalid(
           'Idempotency-Key',
           'The Idempotency-Key header must be 1 to 255 characters.',
+          'idempotency_key_invalid',
         ),
       );
     }
@@ -73,11 +74,13 @@ export class IdempotencyInterceptor implements NestInterceptor {
             throw AppError.invalid(
               'Idempotency-Key',
               'This Idempotency-Key was already used with a different endpoint or body.',
+              'idempotency_key_reused',
             );
           }
           if (existing.status === null) {
             throw AppError.conflict(
               'A request with this Idempotency-Key is still being processed.',
+              'idempotency_key_in_progress',
             );
           }
           if (existing.status >= 400) {

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { sql } from '../../database/sql';
+import { handTyped, query, sql } from '../../database/sql';
 
 export interface IdempotencyRecord {
   fingerprint: Buffer;
@@ -10,10 +10,10 @@ export interface IdempotencyRecord {
   created_at: Date;
 }
 
-/** Responses are kept this long; a request still unfinished after IN_FLIGHT_MINUTES is abandoned. */
-const KEEP_HOURS = 24;
-const IN_FLIGHT_MINUTES = 5;
-
+/**
+ * Responses are kept 24 hours; a request still unfinished after 5 minutes is abandoned (the
+ * intervals in `claim` and `purgeExpired`).
+ */
 @Injectable()
 export class IdempotencyRepository {
   constructor(private readonly dataSource: DataSource) {}
@@ -27,20 +27,24 @@ export class IdempotencyRepository {
     key: string,
     fingerprint: Buffer,
   ): Promise<IdempotencyRecord | undefined> {
-    const claimed = await sql<{ key: string }>(
+    const claimed = await sql(
       this.dataSource,
-      `INSERT INTO idempotency_keys AS k (api_key_id, key, fingerprint) VALUES ($1, $2, $3)
+      query<{
+        key: string;
+      }>`INSERT INTO idempotency_keys AS k (api_key_id, key, fingerprint) VALUES ($1, $2, $3)
        ON CONFLICT (api_key_id, key) DO UPDATE
          SET fingerprint = EXCLUDED.fingerprint, status = NULL, body = NULL, body_text = NULL, created_at = now(), completed_at = NULL
-         WHERE k.created_at < now() - interval '${KEEP_HOURS} hours'
-            OR (k.completed_at IS NULL AND k.created_at < now() - interval '${IN_FLIGHT_MINUTES} minutes')
+         WHERE k.created_at < now() - interval '24 hours'
+            OR (k.completed_at IS NULL AND k.created_at < now() - interval '5 minutes')
        RETURNING key`,
       [apiKeyId, key, fingerprint],
     );
     if (claimed.length > 0) return undefined;
-    const rows = await sql<IdempotencyRecord & { body: unknown }>(
+    const rows = await sql(
       this.dataSource,
-      `SELECT fingerprint, status, body_text, body, created_at FROM idempotency_keys WHERE api_key_id = $1 AND key = $2`,
+      handTyped<
+        IdempotencyRecord & { body: unknown }
+      >`SELECT fingerprint, status, body_text, body, created_at FROM idempotency_keys WHERE api_key_id = $1 AND key = $2`,
       [apiKeyId, key],
     );
     if (!rows[0]) return undefined;
@@ -54,7 +58,7 @@ export class IdempotencyRepository {
   async complete(apiKeyId: string, key: string, status: number, bodyText: string): Promise<void> {
     await sql(
       this.dataSource,
-      `UPDATE idempotency_keys SET status = $3, body_text = $4, completed_at = now() WHERE api_key_id = $1 AND key = $2`,
+      query`UPDATE idempotency_keys SET status = $3, body_text = $4, completed_at = now() WHERE api_key_id = $1 AND key = $2`,
       [apiKeyId, key, status, bodyText],
     );
   }
@@ -63,7 +67,7 @@ export class IdempotencyRepository {
   async release(apiKeyId: string, key: string): Promise<void> {
     await sql(
       this.dataSource,
-      `DELETE FROM idempotency_keys WHERE api_key_id = $1 AND key = $2 AND completed_at IS NULL`,
+      query`DELETE FROM idempotency_keys WHERE api_key_id = $1 AND key = $2 AND completed_at IS NULL`,
       [apiKeyId, key],
     );
   }
@@ -71,7 +75,7 @@ export class IdempotencyRepository {
   async purgeExpired(): Promise<void> {
     await sql(
       this.dataSource,
-      `DELETE FROM idempotency_keys WHERE created_at < now() - interval '${KEEP_HOURS} hours'`,
+      query`DELETE FROM idempotency_keys WHERE created_at < now() - interval '24 hours'`,
     );
   }
 }

@@ -61,7 +61,9 @@ export class InboundEmailController {
     const given = /^Bearer\s+(\S+)$/i.exec(authorization ?? '')?.[1] ?? '';
     if (!timingSafeEqual(digest(given), digest(token))) throw AppError.unauthenticated();
     if (!/^message\/rfc822\b/i.test(contentType ?? '')) {
-      throw new AppError('unsupported_media_type', 'Send the raw mail as message/rfc822.');
+      throw new AppError('unsupported_media_type', 'Send the raw mail as message/rfc822.', {
+        reason: 'mail_not_rfc822',
+      });
     }
     const raw = await readBody(request, this.config.env.INBOUND_MAIL_MAX_BYTES);
     const result = await this.inbound.accept(raw, {
@@ -75,8 +77,12 @@ export class InboundEmailController {
     });
     if (result.status === 'rejected') {
       throw result.outcome === 'unknown_recipient'
-        ? AppError.invalid('recipient', 'No conversation or inbox matches this mail.')
-        : AppError.invalid('mail', `The mail was refused: ${result.outcome}.`);
+        ? AppError.invalid(
+            'recipient',
+            'No conversation or inbox matches this mail.',
+            'mail_unmatched',
+          )
+        : AppError.invalid('mail', `The mail was refused: ${result.outcome}.`, 'mail_refused');
     }
     return {
       data: {
@@ -100,7 +106,7 @@ async function readBody(request: Request, limit: number): Promise<Buffer> {
   const declared = Number(request.headers['content-length']);
   if (Number.isFinite(declared) && declared > limit) {
     request.resume();
-    throw new AppError('payload_too_large', 'The mail is too large.');
+    throw new AppError('payload_too_large', 'The mail is too large.', { reason: 'mail_too_large' });
   }
   const chunks: Buffer[] = [];
   let size = 0;
@@ -108,7 +114,9 @@ async function readBody(request: Request, limit: number): Promise<Buffer> {
     size += chunk.length;
     if (size > limit) {
       request.resume();
-      throw new AppError('payload_too_large', 'The mail is too large.');
+      throw new AppError('payload_too_large', 'The mail is too large.', {
+        reason: 'mail_too_large',
+      });
     }
     chunks.push(chunk);
   }

@@ -1,15 +1,16 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { isUniqueViolation, sql } from '../../database/sql';
+import { isUniqueViolation, query, sql } from '../../database/sql';
 
 export type InboundDoor = 'http' | 'smtp' | 'imap';
+export type InboundStatus = 'received' | 'processed' | 'rejected' | 'duplicate';
 
 export interface StoredInbound {
   id: string;
   door: InboundDoor;
   envelope_to: string[];
   raw: Buffer;
-  status: 'received' | 'processed' | 'rejected' | 'duplicate';
+  status: InboundStatus;
 }
 
 /**
@@ -27,10 +28,12 @@ export class InboundMailWorkerRepository {
     envelopeTo: string[];
     raw: Buffer;
   }): Promise<string> {
-    const [row] = await sql<{ id: string }>(
+    const [row] = await sql(
       this.dataSource,
-      `INSERT INTO inbound_mails (door, client_address, envelope_from, envelope_to, raw, size)
-       VALUES ($1, $2, $3, $4, $5, $6) RETURNING id::text AS id`,
+      query<{
+        id: string;
+      }>`INSERT INTO inbound_mails (door, client_address, envelope_from, envelope_to, raw, size)
+       VALUES ($1, $2, $3, $4, $5, $6) RETURNING id`,
       [
         mail.door,
         mail.clientAddress,
@@ -44,9 +47,9 @@ export class InboundMailWorkerRepository {
   }
 
   async find(id: string): Promise<StoredInbound | undefined> {
-    const [row] = await sql<StoredInbound>(
+    const [row] = await sql(
       this.dataSource,
-      `SELECT id::text AS id, door, envelope_to, raw, status FROM inbound_mails WHERE id = $1`,
+      query<StoredInbound>`SELECT id::text AS id, door, envelope_to, raw, status FROM inbound_mails WHERE id = $1`,
       [id],
     );
     return row;
@@ -72,7 +75,7 @@ export class InboundMailWorkerRepository {
     try {
       await sql(
         this.dataSource,
-        `UPDATE inbound_mails SET status = 'processed', organization_id = $2, message_id = $3,
+        query`UPDATE inbound_mails SET status = 'processed', organization_id = $2, message_id = $3,
            from_address = $4, subject = $5, outcome = $6, conversation_id = $7, ticket_id = $8,
            sender_mismatch = $9, attempts = attempts + 1, processed_at = now(), last_error = NULL
          WHERE id = $1 AND status = 'received'`,
@@ -98,9 +101,11 @@ export class InboundMailWorkerRepository {
 
   /** Whether this organization already took a mail with this Message-ID. */
   async alreadyTaken(organizationId: string, messageId: string): Promise<boolean> {
-    const [row] = await sql<{ taken: boolean }>(
+    const [row] = await sql(
       this.dataSource,
-      `SELECT EXISTS (SELECT 1 FROM inbound_mails WHERE organization_id = $1 AND message_id = $2
+      query<{
+        taken: boolean;
+      }>`SELECT EXISTS (SELECT 1 FROM inbound_mails WHERE organization_id = $1 AND message_id = $2
          AND status = 'processed') AS taken`,
       [organizationId, messageId],
     );
@@ -115,7 +120,7 @@ export class InboundMailWorkerRepository {
   ): Promise<void> {
     await sql(
       this.dataSource,
-      `UPDATE inbound_mails SET status = $3, outcome = $2, organization_id = $4,
+      query`UPDATE inbound_mails SET status = $3, outcome = $2, organization_id = $4,
          attempts = attempts + 1, processed_at = now()
        WHERE id = $1 AND status = 'received'`,
       [id, outcome, status, organizationId],
@@ -126,16 +131,16 @@ export class InboundMailWorkerRepository {
   async recordError(id: string, error: string): Promise<void> {
     await sql(
       this.dataSource,
-      `UPDATE inbound_mails SET attempts = attempts + 1, last_error = $2 WHERE id = $1`,
+      query`UPDATE inbound_mails SET attempts = attempts + 1, last_error = $2 WHERE id = $1`,
       [id, error.slice(0, 1000)],
     );
   }
 
   /** Mails stored but not yet parsed for a while: a crash (or a failure) stopped them. */
   staleReceived(olderThanSeconds: number, limit: number) {
-    return sql<{ id: string }>(
+    return sql(
       this.dataSource,
-      `SELECT id::text AS id FROM inbound_mails
+      query<{ id: string }>`SELECT id::text AS id FROM inbound_mails
        WHERE status = 'received' AND received_at < now() - make_interval(secs => $1) AND attempts < 10
        ORDER BY received_at LIMIT $2`,
       [olderThanSeconds, limit],

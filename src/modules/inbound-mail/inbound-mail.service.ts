@@ -1,5 +1,12 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { AppConfig } from '../../config/app-config';
+import { AppError } from '../../common/errors/app-error';
+import {
+  AttachmentsService,
+  MAX_ATTACHMENTS_PER_MESSAGE,
+  type Uploader,
+} from '../attachments/attachments.service';
+import { ConversationsService } from '../conversations/conversations.service';
 import { EmailRepliesService } from '../conversations/email-replies.service';
 import { EmailInboxesService } from '../email-inboxes/email-inboxes.service';
 import { TicketMailService } from '../email-inboxes/ticket-mail.service';
@@ -13,7 +20,7 @@ export type InboundOutcome =
   | { status: 'processed'; outcome: 'conversation_message'; conversationId: string }
   | { status: 'processed'; outcome: 'ticket_created' | 'ticket_comment'; ticketId: string }
   | { status: 'duplicate' }
-  | { status: 'rejected'; outcome: 'malformed' | 'unknown_recipient' | 'empty' }
+  | { status: 'rejected'; outcome: 'malformed' | 'unknown_recipient' | 'empty' | 'refused' }
   /** Stored, not yet parsed (a failure on the way): the sweep parses it again. */
   | { status: 'received' };
 
@@ -35,6 +42,8 @@ export class InboundMailService {
     private readonly replies: EmailRepliesService,
     private readonly inboxes: EmailInboxesService,
     private readonly ticketMail: TicketMailService,
+    private readonly conversations: ConversationsService,
+    private readonly attachments: AttachmentsService,
     private readonly config: AppConfig,
   ) {}
 
@@ -109,33 +118,31 @@ export class InboundMailService {
       if (!token) continue;
       const bound = await this.mail.resolveToken(token);
       if (bound?.purpose !== 'reply') continue;
-      if (bound.ticket_id)
-        return this.deliverToTicket(id, parsed, bound.organization_id, bound.ticket_id);
-      if (bound.conversation_id) {
-        return this.deliverToConversation(id, parsed, {
-          organization_id: bound.organization_id,
-          conversation_id: bound.conversation_id,
-          recipient: bound.recipient,
-        });
+      if (bound.ticketId) return this.deliverToTicket(id, parsed, bound, bound.ticketId);
+      if (bound.conversationId) {
+        return this.deliverToConversation(id, parsed, bound, bound.conversationId);
       }
     }
     // Then an inbox: In-Reply-To/References inside its organization only, else a new ticket.
     for (const recipient of recipients) {
       const inbox = await this.inboxes.forRecipient(recipient);
       if (!inbox) continue;
-      const organizationId = inbox.organization_id;
+      const organizationId = inbox.organizationId;
       const thread = await this.mail.threadOfMessageIds(organizationId, [
         ...parsed.inReplyTo,
         ...parsed.references,
       ]);
-      if (thread?.ticket_id)
-        return this.deliverToTicket(id, parsed, organizationId, thread.ticket_id);
-      if (thread?.conversation_id) {
-        return this.deliverToConversation(id, parsed, {
-          organization_id: organizationId,
-          conversation_id: thread.conversation_id,
-          recipient: thread.recipient,
-        });
+      // A thread found by header is answered as its customer or visitor, never as an agent.
+      const bound = thread && {
+        organizationId,
+        recipient: thread.recipient,
+        userId: null,
+      };
+      if (bound && thread.ticketId) {
+        return this.deliverToTicket(id, parsed, bound, thread.ticketId);
+      }
+      if (bound && thread.conversationId) {
+        return this.deliverToConversation(id, parsed, bound, thread.conversationId);
       }
       return this.openTicket(id, parsed, inbox);
     }
@@ -165,13 +172,14 @@ export class InboundMailService {
     parsed: ParsedInbound,
     inbox: Parameters<TicketMailService['openFromMail']>[0],
   ): Promise<InboundOutcome> {
-    const organizationId = inbox.organization_id;
+    const organizationId = inbox.organizationId;
     if (await this.duplicate(id, organizationId, parsed)) return { status: 'duplicate' };
+    const text = withFilesNotKept(parsed.text, this.filesNotKept(id, parsed));
     const ticketId = await this.ticketMail.openFromMail(inbox, {
       fromAddress: parsed.from.address,
       fromName: parsed.from.name,
       subject: parsed.subject,
-      text: parsed.text || '(no text)',
+      text: text || '(no text)',
       automatic: parsed.automatic,
     });
     const status = await this.store.markProcessed(id, {
@@ -193,16 +201,27 @@ export class InboundMailService {
   private async deliverToTicket(
     id: string,
     parsed: ParsedInbound,
-    organizationId: string,
+    bound: Bound,
     ticketId: string,
   ): Promise<InboundOutcome> {
+    const organizationId = bound.organizationId;
     if (await this.duplicate(id, organizationId, parsed)) return { status: 'duplicate' };
-    if (!parsed.text) {
-      await this.store.markRejected(id, 'empty', 'rejected', organizationId);
-      this.logger.warn({ msg: 'incoming mail rejected: no text once quotes were stripped', id });
-      return { status: 'rejected', outcome: 'empty' };
+    const text = withFilesNotKept(parsed.text, this.filesNotKept(id, parsed));
+    if (!text) return this.empty(id, organizationId);
+    const senderMismatch = this.senderMismatch(id, parsed, bound);
+    try {
+      if (bound.userId) {
+        await this.ticketMail.agentAnswer(organizationId, ticketId, bound.userId, {
+          text,
+          senderMismatch,
+        });
+      } else {
+        await this.ticketMail.customerAnswer(organizationId, ticketId, text, senderMismatch);
+      }
+    } catch (error) {
+      if (error instanceof AppError) return this.refused(id, organizationId, error);
+      throw error;
     }
-    await this.ticketMail.customerAnswer(organizationId, ticketId, parsed.text);
     const status = await this.store.markProcessed(id, {
       organizationId,
       messageId: parsed.messageId,
@@ -211,9 +230,15 @@ export class InboundMailService {
       outcome: 'ticket_comment',
       conversationId: null,
       ticketId,
-      senderMismatch: false,
+      senderMismatch,
     });
-    this.logger.log({ msg: 'emailed answer added to the ticket', id, organizationId, ticketId });
+    this.logger.log({
+      msg: 'emailed answer added to the ticket',
+      id,
+      organizationId,
+      ticketId,
+      asAgent: bound.userId !== null,
+    });
     return status === 'duplicate'
       ? { status: 'duplicate' }
       : { status: 'processed', outcome: 'ticket_comment', ticketId };
@@ -222,18 +247,43 @@ export class InboundMailService {
   private async deliverToConversation(
     id: string,
     parsed: ParsedInbound,
-    bound: { organization_id: string; conversation_id: string; recipient: string },
+    bound: Bound,
+    conversationId: string,
   ): Promise<InboundOutcome> {
-    const organizationId = bound.organization_id;
-    const conversationId = bound.conversation_id;
+    const organizationId = bound.organizationId;
     if (await this.duplicate(id, organizationId, parsed)) return { status: 'duplicate' };
-    if (!parsed.text) {
-      await this.store.markRejected(id, 'empty', 'rejected', organizationId);
-      this.logger.warn({ msg: 'incoming mail rejected: no text once quotes were stripped', id });
-      return { status: 'rejected', outcome: 'empty' };
+    if (!parsed.text && parsed.attachments.length === 0) return this.empty(id, organizationId);
+    const senderMismatch = this.senderMismatch(id, parsed, bound);
+    let delivered: { conversationId: string; reopened: boolean };
+    try {
+      if (bound.userId) {
+        const attachmentIds = await this.keepFiles(id, organizationId, parsed, {
+          type: 'agent',
+          id: bound.userId,
+        });
+        if (!parsed.text && attachmentIds.length === 0) return this.empty(id, organizationId);
+        await this.replies.agentAnswer(organizationId, conversationId, bound.userId, {
+          body: parsed.text,
+          attachmentIds,
+          senderMismatch,
+        });
+        delivered = { conversationId, reopened: false };
+      } else {
+        const { visitorId } = await this.conversations.get(organizationId, conversationId);
+        const attachmentIds = await this.keepFiles(id, organizationId, parsed, {
+          type: 'visitor',
+          id: visitorId,
+        });
+        if (!parsed.text && attachmentIds.length === 0) return this.empty(id, organizationId);
+        delivered = await this.replies.receive(organizationId, conversationId, parsed.text, {
+          attachmentIds,
+          senderMismatch,
+        });
+      }
+    } catch (error) {
+      if (error instanceof AppError) return this.refused(id, organizationId, error);
+      throw error;
     }
-    const senderMismatch = parsed.from.address !== bound.recipient.toLowerCase();
-    const delivered = await this.replies.receive(organizationId, conversationId, parsed.text);
     const status = await this.store.markProcessed(id, {
       organizationId,
       messageId: parsed.messageId,
@@ -244,19 +294,13 @@ export class InboundMailService {
       ticketId: null,
       senderMismatch,
     });
-    if (senderMismatch) {
-      this.logger.warn({
-        msg: 'emailed answer from another address than the bound recipient (sender_mismatch)',
-        id,
-        organizationId,
-      });
-    }
     this.logger.log({
       msg: 'emailed answer added to the conversation',
       id,
       organizationId,
       conversationId: delivered.conversationId,
       reopened: delivered.reopened,
+      asAgent: bound.userId !== null,
     });
     return status === 'duplicate'
       ? { status: 'duplicate' }
@@ -266,4 +310,93 @@ export class InboundMailService {
           conversationId: delivered.conversationId,
         };
   }
+
+  /**
+   * A mail from another address than the one the reply address went to: taken, but flagged on
+   * the message or comment (`sender_mismatch`) and in the log.
+   */
+  private senderMismatch(id: string, parsed: ParsedInbound, bound: Bound): boolean {
+    const mismatch = parsed.from.address !== bound.recipient.toLowerCase();
+    if (mismatch) {
+      this.logger.warn({
+        msg: 'emailed answer from another address than the bound recipient (sender_mismatch)',
+        id,
+        organizationId: bound.organizationId,
+      });
+    }
+    return mismatch;
+  }
+
+  /**
+   * Stores the mail's files as uploads of `uploader` under the attachment rules (type, size,
+   * quota, at most MAX_ATTACHMENTS_PER_MESSAGE); a refused file is a log line, never a failure
+   * of the mail.
+   */
+  private async keepFiles(
+    id: string,
+    organizationId: string,
+    parsed: ParsedInbound,
+    uploader: Uploader,
+  ): Promise<number[]> {
+    const ids: number[] = [];
+    for (const [index, file] of parsed.attachments.entries()) {
+      if (index >= MAX_ATTACHMENTS_PER_MESSAGE) {
+        this.logger.warn({
+          msg: 'attachment of incoming mail refused: too many files in one mail',
+          id,
+          fileName: file.fileName,
+        });
+        continue;
+      }
+      try {
+        ids.push((await this.attachments.storeFromMail(organizationId, uploader, file)).id);
+      } catch (error) {
+        if (!(error instanceof AppError)) throw error;
+        this.logger.warn({
+          msg: 'attachment of incoming mail refused',
+          id,
+          fileName: file.fileName,
+          contentType: file.contentType,
+          size: file.content.length,
+          reason: error.message,
+        });
+      }
+    }
+    return ids;
+  }
+
+  /** Tickets carry no files: each is a log line, and the text names them for the agent. */
+  private filesNotKept(id: string, parsed: ParsedInbound): string[] {
+    const names = parsed.attachments.map((file) => file.fileName);
+    if (names.length > 0) {
+      this.logger.warn({
+        msg: 'attachments of incoming mail not kept: tickets carry no files',
+        id,
+        fileNames: names,
+      });
+    }
+    return names;
+  }
+
+  private async empty(id: string, organizationId: string): Promise<InboundOutcome> {
+    await this.store.markRejected(id, 'empty', 'rejected', organizationId);
+    this.logger.warn({ msg: 'incoming mail rejected: no text once quotes were stripped', id });
+    return { status: 'rejected', outcome: 'empty' };
+  }
+
+  /** The thread refused the answer (a closed conversation, an agent no longer a member). */
+  private async refused(id: string, organizationId: string, error: AppError) {
+    await this.store.markRejected(id, 'refused', 'rejected', organizationId);
+    this.logger.warn({ msg: 'incoming mail refused by its thread', id, reason: error.message });
+    return { status: 'rejected' as const, outcome: 'refused' as const };
+  }
+}
+
+/** What a token or a thread binds an incoming mail to. */
+type Bound = { organizationId: string; recipient: string; userId: string | null };
+
+/** The text with a line naming the files that were not kept. */
+function withFilesNotKept(text: string, names: string[]): string {
+  if (names.length === 0) return text;
+  return [text, `(Attachments not kept: ${names.join(', ')})`].filter(Boolean).join('\n\n');
 }

@@ -1,5 +1,11 @@
-import EmailReplyParser from 'email-reply-parser';
-import { simpleParser } from 'mailparser';
+import { lazyModule } from '../../common/lazy-module';
+
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded on first use
+const mailparser = lazyModule(() => require('mailparser') as typeof import('mailparser'));
+const replyParser = lazyModule(
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded on first use
+  () => (require('email-reply-parser') as typeof import('email-reply-parser')).default,
+);
 
 /** What the inbound pipeline needs of a mail. */
 export interface ParsedInbound {
@@ -17,6 +23,17 @@ export interface ParsedInbound {
    * autoresponder headers): never answered automatically, so two autoresponders cannot loop.
    */
   automatic: boolean;
+  /**
+   * The files the mail carries, in order; images embedded in the HTML part (`cid:`, a
+   * signature's logo) are not among them.
+   */
+  attachments: InboundAttachment[];
+}
+
+export interface InboundAttachment {
+  fileName: string;
+  contentType: string;
+  content: Buffer;
 }
 
 /** The longest message body a mail turns into (the widget's limit). */
@@ -42,7 +59,7 @@ function idsOf(value: string | string[] | undefined): string[] {
  * malformed (undefined): nothing could be attributed to anyone.
  */
 export async function parseInbound(raw: Buffer): Promise<ParsedInbound | undefined> {
-  const mail = await simpleParser(raw, { skipImageLinks: true, skipTextLinks: true });
+  const mail = await mailparser().simpleParser(raw, { skipImageLinks: true, skipTextLinks: true });
   const from = mail.from?.value.find((entry) => entry.address && ADDRESS.test(entry.address));
   if (!from?.address) return undefined;
   const headerLine = (name: string) =>
@@ -66,7 +83,7 @@ export async function parseInbound(raw: Buffer): Promise<ParsedInbound | undefin
     header('x-autoreply') !== '' ||
     header('x-autorespond') !== '';
   const text = mail.text ?? '';
-  const stripped = new EmailReplyParser().parseReply(text).trim();
+  const stripped = new (replyParser())().parseReply(text).trim();
   return {
     messageId: mail.messageId ?? null,
     inReplyTo: idsOf(mail.inReplyTo),
@@ -76,5 +93,12 @@ export async function parseInbound(raw: Buffer): Promise<ParsedInbound | undefin
     subject: mail.subject ?? null,
     text: (stripped || text.trim()).slice(0, MAX_BODY),
     automatic,
+    attachments: mail.attachments
+      .filter((file) => !file.related)
+      .map((file, index) => ({
+        fileName: file.filename || `attachment-${index + 1}`,
+        contentType: file.contentType || 'application/octet-stream',
+        content: file.content,
+      })),
   };
 }

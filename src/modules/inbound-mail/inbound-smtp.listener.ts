@@ -7,10 +7,14 @@ import {
 } from '@nestjs/common';
 import type { AddressInfo } from 'node:net';
 import type { Readable } from 'node:stream';
-import { SMTPServer, type SMTPServerSession } from 'smtp-server';
+import type { SMTPServer, SMTPServerSession } from 'smtp-server';
+import { lazyModule } from '../../common/lazy-module';
 import { RATE_LIMIT_STORE, type RateLimitStore } from '../../common/rate-limit/rate-limit.store';
 import { AppConfig } from '../../config/app-config';
 import { InboundMailService } from './inbound-mail.service';
+
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded on first use
+const smtpServer = lazyModule(() => require('smtp-server') as typeof import('smtp-server'));
 
 /** An SMTP reply to the client: `code` and a short text. */
 function smtpError(code: number, text: string): Error {
@@ -38,7 +42,7 @@ export class InboundSmtpListener implements OnApplicationBootstrap, OnApplicatio
     const port = this.config.env.INBOUND_SMTP_PORT;
     if (port === undefined) return;
     const maxBytes = this.config.env.INBOUND_MAIL_MAX_BYTES;
-    this.server = new SMTPServer({
+    this.server = new (smtpServer().SMTPServer)({
       name: this.config.mailReplyDomain,
       banner: 'support-chat inbound mail',
       authOptional: true,

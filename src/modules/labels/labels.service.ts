@@ -1,10 +1,17 @@
 import { Injectable } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
 import { AppError } from '../../common/errors/app-error';
 import { isUniqueViolation } from '../../database/sql';
 import { RealtimeService } from '../realtime/realtime.service';
 import { type LabelRow, LabelsRepository } from './labels.repository';
 
 const TAKEN = 'Another label already has this name.';
+
+/** A transaction shared with other writes (a macro), and what runs once it has committed. */
+interface SharedTransaction {
+  manager: EntityManager;
+  afterCommit: Array<() => Promise<void> | void>;
+}
 
 /** Organization labels and the labels on conversations. */
 @Injectable()
@@ -22,7 +29,7 @@ export class LabelsService {
     try {
       return await this.repository.insert(organizationId, input);
     } catch (error) {
-      if (isUniqueViolation(error)) throw AppError.invalid('name', TAKEN);
+      if (isUniqueViolation(error)) throw AppError.invalid('name', TAKEN, 'name_taken');
       throw error;
     }
   }
@@ -33,7 +40,7 @@ export class LabelsService {
       if (!row) throw AppError.notFound();
       return row;
     } catch (error) {
-      if (isUniqueViolation(error)) throw AppError.invalid('name', TAKEN);
+      if (isUniqueViolation(error)) throw AppError.invalid('name', TAKEN, 'name_taken');
       throw error;
     }
   }
@@ -54,10 +61,49 @@ export class LabelsService {
       throw AppError.invalid(
         'label_ids',
         `These labels do not exist in your organization: ${result.unknown.join(', ')}.`,
+        'labels_unknown',
       );
     }
     const labels = await this.repository.onConversation(organizationId, conversationId);
-    // Every open dashboard of the organization shows the change without a refresh.
+    this.pushLabels(organizationId, conversationId, labels);
+    return labels;
+  }
+
+  /** Which of these ids are not the organization's labels. */
+  unknownIds(organizationId: string, labelIds: number[]): Promise<string[]> {
+    return this.repository.unknownIds(organizationId, [...new Set(labelIds.map(String))]);
+  }
+
+  /**
+   * Adds labels to a conversation (keeping those it has) inside a shared transaction whose
+   * caller has locked the conversation; the dashboards hear of it once it commits. Labels that are
+   * not the organization's are a 409 (a macro naming a label deleted since).
+   */
+  async addOnConversation(
+    tx: SharedTransaction,
+    organizationId: string,
+    conversationId: string,
+    labelIds: number[],
+  ): Promise<void> {
+    const ids = [...new Set(labelIds.map(String))];
+    const result = await this.repository.addOnConversation(
+      tx.manager,
+      organizationId,
+      conversationId,
+      ids,
+    );
+    if (result.unknown.length > 0) {
+      throw AppError.conflict(
+        `These labels no longer exist: ${result.unknown.join(', ')}.`,
+        'labels_unknown',
+      );
+    }
+    const labels = await this.repository.onConversation(organizationId, conversationId, tx.manager);
+    tx.afterCommit.push(() => this.pushLabels(organizationId, conversationId, labels));
+  }
+
+  /** Every open dashboard of the organization shows the change without a refresh. */
+  private pushLabels(organizationId: string, conversationId: string, labels: LabelRow[]) {
     this.realtime.toOrganization(organizationId, 'conversation.labels', {
       conversation_id: Number(conversationId),
       labels: labels.map((label) => ({
@@ -66,6 +112,5 @@ export class LabelsService {
         color: label.color,
       })),
     });
-    return labels;
   }
 }

@@ -8,4 +8,11 @@ export interface MailContent {
   inReplyTo?: string;
   references?: string[];
   headers?: Record<string, string>;
+  /** An iCalendar invite (text/calendar part and `invite.ics`), for appointment mails. */
+  calendar?: MailCalendar;
+}
+
+export interface MailCalendar {
+  method: 'REQUEST' | 'CANCEL';
+  content: string;
 }

@@ -16,7 +16,7 @@ import { MailTransport } from './mail-transport';
  * the log instead and marked failed.
  */
 @Injectable()
-@QueueWorker(QueueName.OutgoingMail, { concurrency: 8 })
+@QueueWorker(QueueName.OutgoingMail, { concurrency: 64 })
 export class MailSendProcessor implements JobProcessor<OutgoingMailJob> {
   private readonly logger = new Logger('mail');
 
@@ -50,6 +50,11 @@ export class MailSendProcessor implements JobProcessor<OutgoingMailJob> {
         inReplyTo: content.inReplyTo,
         references: content.references,
         headers: content.headers,
+        icalEvent: content.calendar && {
+          method: content.calendar.method,
+          filename: 'invite.ics',
+          content: content.calendar.content,
+        },
       });
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);

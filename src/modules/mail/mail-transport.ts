@@ -16,11 +16,11 @@ export class MailTransport implements OnApplicationShutdown {
   async send(options: SendMailOptions): Promise<void> {
     const url = this.config.env.SMTP_URL;
     if (!url) throw new Error('SMTP_URL is unset');
-    // Loaded on the first mail (bench/README.md, Idle memory). A pool of a few connections:
-    // a burst of mails does not open one connection each.
+    // Loaded on the first mail (bench/README.md, Idle memory). A pool of SMTP_POOL_SIZE
+    // connections: a burst of mails does not open one connection each.
     this.transport ??= (await import('nodemailer')).createTransport(url, {
       pool: true,
-      maxConnections: 4,
+      maxConnections: this.config.env.SMTP_POOL_SIZE,
       connectionTimeout: 10_000,
       greetingTimeout: 10_000,
       socketTimeout: 30_000,

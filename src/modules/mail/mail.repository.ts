@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { pageOf, sql } from '../../database/sql';
+import { Batcher } from '../../common/batcher';
+import { pageOf, query, sql } from '../../database/sql';
 
 export type MailStatus = 'queued' | 'sent' | 'failed';
 
@@ -22,12 +23,16 @@ export interface MailLogRow {
 }
 
 /** A reply or unsubscribe token's binding. */
+export type MailTokenPurpose = 'reply' | 'unsubscribe';
+
 export interface MailTokenRow {
   organization_id: string;
-  purpose: 'reply' | 'unsubscribe';
+  purpose: MailTokenPurpose;
   conversation_id: string | null;
   ticket_id: string | null;
   visitor_id: string | null;
+  /** The agent a notification went to: their answer by mail is written as them. */
+  user_id: string | null;
   recipient: string;
 }
 
@@ -36,8 +41,10 @@ export interface SendingRow extends MailLogRow {
   content_sealed: string | null;
 }
 
-const COLUMNS = `id, site_id, kind, recipient, subject, status, attempts, last_error, message_id,
-  conversation_id, ticket_id, created_at, sent_at`;
+interface MailKey {
+  organizationId: string;
+  id: string;
+}
 
 /** The mail log: every statement names the organization. */
 @Injectable()
@@ -57,11 +64,13 @@ export class MailRepository {
       contentSealed: string;
     },
   ): Promise<string> {
-    const [row] = await sql<{ id: string }>(
+    const [row] = await sql(
       this.dataSource,
-      `INSERT INTO mail_log (organization_id, site_id, kind, recipient, subject, message_id,
+      query<{
+        id: string;
+      }>`INSERT INTO mail_log (organization_id, site_id, kind, recipient, subject, message_id,
          conversation_id, ticket_id, content_sealed)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING id::text AS id`,
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING id`,
       [
         organizationId,
         mail.siteId,
@@ -77,24 +86,43 @@ export class MailRepository {
     return row.id;
   }
 
-  async forSending(organizationId: string, id: string): Promise<SendingRow | undefined> {
-    const [row] = await sql<SendingRow>(
+  /**
+   * The mails the send workers are about to send, read in one statement for all the jobs that
+   * start together (a burst of mails costs a statement per batch, not per mail).
+   */
+  private readonly reads = new Batcher<MailKey, SendingRow | undefined>(async (keys) => {
+    const rows = await sql(
       this.dataSource,
-      `SELECT ${COLUMNS}, content_sealed FROM mail_log WHERE organization_id = $1 AND id = $2`,
-      [organizationId, id],
+      query<SendingRow>`SELECT m.id, m.site_id, m.kind, m.recipient, m.subject, m.status, m.attempts,
+           m.last_error, m.message_id, m.conversation_id, m.ticket_id, m.created_at, m.sent_at,
+           m.content_sealed
+         FROM unnest($1::bigint[], $2::bigint[]) AS k(organization_id, id)
+         JOIN mail_log m ON m.organization_id = k.organization_id AND m.id = k.id`,
+      [keys.map((k) => k.organizationId), keys.map((k) => k.id)],
     );
-    return row;
-  }
+    const byId = new Map(rows.map((row) => [String(row.id), row]));
+    return keys.map((k) => byId.get(String(k.id)));
+  });
 
-  /** Sent: the content is dropped, the outcome kept. */
-  async markSent(organizationId: string, id: string): Promise<void> {
+  /** Sent: the content is dropped, the outcome kept; one statement for the mails sent together. */
+  private readonly sent = new Batcher<MailKey, void>(async (keys) => {
     await sql(
       this.dataSource,
-      `UPDATE mail_log SET status = 'sent', attempts = attempts + 1, last_error = NULL,
+      query`UPDATE mail_log m SET status = 'sent', attempts = attempts + 1, last_error = NULL,
          content_sealed = NULL, sent_at = now(), updated_at = now()
-       WHERE organization_id = $1 AND id = $2 AND status = 'queued'`,
-      [organizationId, id],
+         FROM unnest($1::bigint[], $2::bigint[]) AS k(organization_id, id)
+        WHERE m.organization_id = k.organization_id AND m.id = k.id AND m.status = 'queued'`,
+      [keys.map((k) => k.organizationId), keys.map((k) => k.id)],
     );
+    return keys.map(() => undefined);
+  });
+
+  forSending(organizationId: string, id: string): Promise<SendingRow | undefined> {
+    return this.reads.add({ organizationId, id });
+  }
+
+  markSent(organizationId: string, id: string): Promise<void> {
+    return this.sent.add({ organizationId, id });
   }
 
   /** A failed attempt; `final`: no attempt follows, the mail is failed and its content dropped. */
@@ -106,7 +134,7 @@ export class MailRepository {
   ): Promise<void> {
     await sql(
       this.dataSource,
-      `UPDATE mail_log SET attempts = attempts + 1, last_error = $3, updated_at = now(),
+      query`UPDATE mail_log SET attempts = attempts + 1, last_error = $3, updated_at = now(),
          status = CASE WHEN $4::boolean THEN 'failed' ELSE status END,
          content_sealed = CASE WHEN $4::boolean THEN NULL ELSE content_sealed END
        WHERE organization_id = $1 AND id = $2 AND status = 'queued'`,
@@ -115,15 +143,17 @@ export class MailRepository {
   }
 
   page(organizationId: string, page: { perPage: number; offset: number }) {
-    return pageOf<MailLogRow>(
+    return pageOf(
       this.dataSource,
       {
-        columns: COLUMNS,
-        from: 'mail_log',
-        where: 'organization_id = $1',
-        parameters: [organizationId],
-        orderBy: 'id DESC',
+        rows: query<MailLogRow>`SELECT id, site_id, kind, recipient, subject, status, attempts, last_error, message_id,
+  conversation_id, ticket_id, created_at, sent_at FROM mail_log
+          WHERE organization_id = $1
+          ORDER BY id DESC LIMIT $2 OFFSET $3`,
+        total: query<{ total: string }>`SELECT count(*) AS total FROM mail_log
+          WHERE organization_id = $1`,
       },
+      [organizationId],
       page,
     );
   }
@@ -136,14 +166,15 @@ export class MailRepository {
       conversationId: string | null;
       ticketId: string | null;
       visitorId: string | null;
+      userId?: string | null;
       recipient: string;
     },
   ): Promise<void> {
     await sql(
       this.dataSource,
-      `INSERT INTO mail_tokens (token_hash, organization_id, purpose, conversation_id, ticket_id,
-         visitor_id, recipient)
-       VALUES ($1, $2, $3, $4, $5, $6, $7)`,
+      query`INSERT INTO mail_tokens (token_hash, organization_id, purpose, conversation_id, ticket_id,
+         visitor_id, recipient, user_id)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
       [
         token.hash,
         organizationId,
@@ -152,16 +183,17 @@ export class MailRepository {
         token.ticketId,
         token.visitorId,
         token.recipient,
+        token.userId ?? null,
       ],
     );
   }
 
   /** A reply or unsubscribe token by its hash: the capability itself, before any organization. */
   async findToken(hash: Buffer): Promise<MailTokenRow | undefined> {
-    const [row] = await sql<MailTokenRow>(
+    const [row] = await sql(
       this.dataSource,
-      `SELECT organization_id::text AS organization_id, purpose, conversation_id::text AS conversation_id,
-         ticket_id::text AS ticket_id, visitor_id::text AS visitor_id, recipient
+      query<MailTokenRow>`SELECT organization_id::text AS organization_id, purpose, conversation_id::text AS conversation_id,
+         ticket_id::text AS ticket_id, visitor_id::text AS visitor_id, user_id::text AS user_id, recipient
        FROM mail_tokens WHERE token_hash = $1`,
       [hash],
     );
@@ -174,9 +206,9 @@ export class MailRepository {
     thread: { conversationId?: string | null; ticketId?: string | null },
     recipient: string,
   ): Promise<string[]> {
-    const rows = await sql<{ message_id: string }>(
+    const rows = await sql(
       this.dataSource,
-      `SELECT message_id FROM mail_log
+      query<{ message_id: string }>`SELECT message_id FROM mail_log
        WHERE organization_id = $1 AND lower(recipient) = lower($4)
          AND (($2::bigint IS NOT NULL AND conversation_id = $2) OR ($3::bigint IS NOT NULL AND ticket_id = $3))
        ORDER BY id DESC LIMIT 20`,
@@ -193,13 +225,13 @@ export class MailRepository {
     { conversation_id: string | null; ticket_id: string | null; recipient: string } | undefined
   > {
     if (messageIds.length === 0) return undefined;
-    const [row] = await sql<{
-      conversation_id: string | null;
-      ticket_id: string | null;
-      recipient: string;
-    }>(
+    const [row] = await sql(
       this.dataSource,
-      `SELECT conversation_id::text AS conversation_id, ticket_id::text AS ticket_id, recipient
+      query<{
+        conversation_id: string | null;
+        ticket_id: string | null;
+        recipient: string;
+      }>`SELECT conversation_id::text AS conversation_id, ticket_id::text AS ticket_id, recipient
        FROM mail_log
        WHERE organization_id = $1 AND message_id = ANY($2::text[])
          AND (conversation_id IS NOT NULL OR ticket_id IS NOT NULL)
@@ -215,9 +247,12 @@ export class MailRepository {
    * organization.
    */
   staleQueued(olderThanSeconds: number, limit: number) {
-    return sql<{ organization_id: string; id: string }>(
+    return sql(
       this.dataSource,
-      `SELECT organization_id::text AS organization_id, id::text AS id FROM mail_log
+      query<{
+        organization_id: string;
+        id: string;
+      }>`SELECT organization_id::text AS organization_id, id::text AS id FROM mail_log
        WHERE status = 'queued' AND updated_at < now() - make_interval(secs => $1)
        ORDER BY updated_at LIMIT $2`,
       [olderThanSeconds, limit],

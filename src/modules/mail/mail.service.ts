@@ -9,11 +9,21 @@ import { type OutgoingMailJob, QueueName } from '../../queue/queue-names';
 import { AgentsService } from '../agents/agents.service';
 import { SitesService } from '../sites/sites.service';
 import { withDefaults } from '../sites/widget-settings';
-import type { MailContent } from './mail-content';
+import type { MailCalendar, MailContent } from './mail-content';
 import type { MailBrand } from './mail-layout';
 import { type MailTemplate, renderTemplate } from './mail-templates';
-import { type MailLogRow, MailRepository, type MailTokenRow } from './mail.repository';
+import { type MailLogRow, MailRepository } from './mail.repository';
+import { type MailTokenRecord, toMailTokenRecord } from './mail-token-record';
 import { hashMailToken, MAIL_TOKEN, newMailToken } from './mail-tokens';
+
+export type { MailTokenRecord };
+
+/** The thread a mail we sent belongs to, and whom it went to (issue 32, point 7: camelCase). */
+export interface MailThread {
+  conversationId: string | null;
+  ticketId: string | null;
+  recipient: string;
+}
 
 /** One mail to send: what it says (a template), to whom, and what it belongs to. */
 export interface MailRequest {
@@ -26,12 +36,13 @@ export interface MailRequest {
   language?: string | null;
   /**
    * Answerable by mail: `Reply-To: reply+<token>@MAIL_REPLY_DOMAIN`, a new token bound to the
-   * conversation or ticket and the recipient (and the visitor, when one).
+   * conversation or ticket and the recipient (and the visitor, or the agent, when one).
    */
-  replyable?: { visitorId?: string | null };
+  replyable?: { visitorId?: string | null; userId?: string | null };
   /** The one-click unsubscribe URL (List-Unsubscribe, RFC 8058). */
   listUnsubscribe?: string;
   headers?: Record<string, string>;
+  calendar?: MailCalendar;
   /** The conversation or ticket the mail is about: it is threaded with the earlier ones. */
   conversationId?: string | null;
   ticketId?: string | null;
@@ -84,12 +95,14 @@ export class MailService {
         ? await this.replyAddress(organizationId, {
             ...thread,
             visitorId: request.replyable.visitorId ?? null,
+            userId: request.replyable.userId ?? null,
             recipient: request.to,
           })
         : undefined,
       inReplyTo: references.at(-1),
       references: references.length > 0 ? references : undefined,
       headers: Object.keys(headers).length > 0 ? headers : undefined,
+      calendar: request.calendar,
     };
     const id = await this.repository.insert(organizationId, {
       siteId,
@@ -112,6 +125,7 @@ export class MailService {
       conversationId?: string | null;
       ticketId?: string | null;
       visitorId: string | null;
+      userId: string | null;
       recipient: string;
     },
   ): Promise<string> {
@@ -122,6 +136,7 @@ export class MailService {
       conversationId: binding.conversationId ?? null,
       ticketId: binding.ticketId ?? null,
       visitorId: binding.visitorId,
+      userId: binding.userId,
       recipient: binding.recipient,
     });
     return `reply+${token}@${this.config.mailReplyDomain}`;
@@ -146,14 +161,25 @@ export class MailService {
   }
 
   /** What a reply or unsubscribe token is bound to; undefined when it names nothing. */
-  resolveToken(token: string): Promise<MailTokenRow | undefined> {
-    if (!MAIL_TOKEN.test(token.toLowerCase())) return Promise.resolve(undefined);
-    return this.repository.findToken(hashMailToken(token));
+  async resolveToken(token: string): Promise<MailTokenRecord | undefined> {
+    if (!MAIL_TOKEN.test(token.toLowerCase())) return undefined;
+    const bound = await this.repository.findToken(hashMailToken(token));
+    return bound && toMailTokenRecord(bound);
   }
 
   /** The conversation or ticket of an incoming mail's In-Reply-To/References, in one organization. */
-  threadOfMessageIds(organizationId: string, messageIds: string[]) {
-    return this.repository.threadOfMessageIds(organizationId, messageIds);
+  async threadOfMessageIds(
+    organizationId: string,
+    messageIds: string[],
+  ): Promise<MailThread | undefined> {
+    const thread = await this.repository.threadOfMessageIds(organizationId, messageIds);
+    return (
+      thread && {
+        conversationId: thread.conversation_id,
+        ticketId: thread.ticket_id,
+        recipient: thread.recipient,
+      }
+    );
   }
 
   /** Queues the send of a logged mail; a job already waiting for it is left alone (jobId). */
@@ -203,7 +229,7 @@ export class MailService {
       : (await this.sites.page(organizationId, { oldestFirst: true }, { perPage: 1, offset: 0 }))
           .rows[0];
     if (!site) return { brand: FALLBACK_BRAND, siteId: null };
-    const color = withDefaults(site.widget_settings).appearance.color;
+    const color = withDefaults(site.widgetSettings).appearance.color;
     return { brand: { name: site.name, color }, siteId: site.id };
   }
 }

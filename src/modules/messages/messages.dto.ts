@@ -12,13 +12,20 @@ import {
 } from 'class-validator';
 import { AttachmentDto } from '../attachments/attachments.dto';
 import { MAX_ATTACHMENTS_PER_MESSAGE } from '../attachments/attachments.service';
-import type { MessageRow } from './messages.repository';
+import type { MessageRecord } from './message-record';
+import type { MessageAction, SenderType } from './messages.repository';
+
+export class MessageActionDto {
+  @ApiProperty({ enum: ['resolved', 'handoff'], description: 'What the widget posts back' })
+  id!: MessageAction['id'];
+  @ApiProperty({ example: 'That helped' }) label!: string;
+}
 
 export class MessageDto {
   @ApiProperty({ example: 101 }) id!: number;
   @ApiProperty({ example: 'Hello, how can I help?' }) body!: string;
   @ApiProperty({ example: 'text' }) type!: string;
-  @ApiProperty({ enum: ['visitor', 'agent', 'bot', 'system'] }) sender_type!: string;
+  @ApiProperty({ enum: ['visitor', 'agent', 'bot', 'system'] }) sender_type!: SenderType;
   @ApiProperty({ type: Number, nullable: true, description: 'The agent user on agent messages' })
   sender_id!: number | null;
   @ApiProperty({ format: 'date-time' }) created_at!: string;
@@ -28,23 +35,47 @@ export class MessageDto {
     description: 'A private note: agents only, never shown to the visitor (always false there)',
   })
   private!: boolean;
+  @ApiProperty({
+    description:
+      'Written by mail from another address than the one the reply address was sent to: the agent may want to check who wrote it',
+  })
+  sender_mismatch!: boolean;
 }
 
 /** A message with its conversation: live pushes and catch-up lists span conversations. */
 export class ChatMessageDto extends MessageDto {
   @ApiProperty() conversation_id!: number;
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    description: "An agent's message: the agent's display name (null for other senders)",
+  })
+  sender_name!: string | null;
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    description: "An agent's message: the agent's avatar address, or null",
+  })
+  sender_avatar_url!: string | null;
+  @ApiProperty({
+    type: [MessageActionDto],
+    description:
+      'Buttons under a bot message: the answer bot\'s `resolved` ("That helped") and `handoff` ("Talk to a person"); empty for others',
+  })
+  actions!: MessageActionDto[];
 }
 
-export function toMessageDto(message: MessageRow): MessageDto {
+export function toMessageDto(message: MessageRecord): MessageDto {
   return {
     id: Number(message.id),
     body: message.body,
     type: message.type,
-    sender_type: message.sender_type,
-    sender_id: message.sender_id === null ? null : Number(message.sender_id),
-    created_at: new Date(message.created_at).toISOString(),
+    sender_type: message.senderType,
+    sender_id: message.senderId === null ? null : Number(message.senderId),
+    created_at: new Date(message.createdAt).toISOString(),
     attachments: message.attachments,
     private: message.private,
+    sender_mismatch: message.senderMismatch,
   };
 }
 

@@ -1,9 +1,15 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
-import { pageOf, sql } from '../../database/sql';
+import { handTyped, pageOf, query, sql } from '../../database/sql';
 import type { AttachmentDto } from '../attachments/attachments.dto';
 
 export type SenderType = 'visitor' | 'agent' | 'bot' | 'system';
+
+/** A button under a message: what the widget posts back (`id`) and shows (`label`). */
+export interface MessageAction {
+  id: 'resolved' | 'handoff';
+  label: string;
+}
 
 export interface MessageRow {
   id: string;
@@ -14,11 +20,15 @@ export interface MessageRow {
   type: string;
   attachments: AttachmentDto[];
   private: boolean;
+  /** A visitor's (or agent's) emailed message from another address than the one mailed. */
+  sender_mismatch: boolean;
+  /** Buttons under a bot message (the answer bot's "That helped" and "Talk to a person"). */
+  actions: MessageAction[] | null;
   created_at: Date;
+  /** An agent sender's name and avatar as they are now (what the widget shows); else null. */
+  sender_name: string | null;
+  sender_avatar_token: string | null;
 }
-
-const COLUMNS =
-  'id, conversation_id, sender_type, sender_id, body, type, attachments, private, created_at';
 
 @Injectable()
 export class MessagesRepository {
@@ -35,13 +45,19 @@ export class MessagesRepository {
       type?: string;
       attachments?: AttachmentDto[];
       private?: boolean;
+      senderMismatch?: boolean;
+      actions?: MessageAction[];
     },
   ): Promise<MessageRow> {
-    const rows = await sql<MessageRow>(
+    const rows = await sql(
       manager,
-      `INSERT INTO messages
-         (organization_id, conversation_id, sender_type, sender_id, body, type, attachments, private)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING ${COLUMNS}`,
+      handTyped<MessageRow>`INSERT INTO messages
+         (organization_id, conversation_id, sender_type, sender_id, body, type, attachments, private,
+          sender_mismatch, actions)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) RETURNING id, conversation_id, sender_type, sender_id, body, type, attachments, private,
+         sender_mismatch, actions, created_at,
+         (SELECT u.name FROM users u WHERE messages.sender_type = 'agent' AND u.id = messages.sender_id) AS sender_name,
+         (SELECT u.avatar_token FROM users u WHERE messages.sender_type = 'agent' AND u.id = messages.sender_id) AS sender_avatar_token`,
       [
         organizationId,
         message.conversationId,
@@ -51,6 +67,8 @@ export class MessagesRepository {
         message.type ?? 'text',
         JSON.stringify(message.attachments ?? []),
         message.private ?? false,
+        message.senderMismatch ?? false,
+        message.actions ? JSON.stringify(message.actions) : null,
       ],
     );
     return rows[0];
@@ -58,24 +76,33 @@ export class MessagesRepository {
 
   /** Newest first, one page. */
   page(organizationId: string, conversationId: string, page: { perPage: number; offset: number }) {
-    return pageOf<MessageRow>(
+    return pageOf(
       this.dataSource,
       {
-        columns: COLUMNS,
-        from: 'messages',
-        where: 'conversation_id = $1 AND organization_id = $2',
-        parameters: [conversationId, organizationId],
-        orderBy: 'id DESC',
+        rows: handTyped<MessageRow>`SELECT id, conversation_id, sender_type, sender_id, body, type, attachments, private,
+           sender_mismatch, actions, created_at,
+           (SELECT u.name FROM users u WHERE messages.sender_type = 'agent' AND u.id = messages.sender_id) AS sender_name,
+           (SELECT u.avatar_token FROM users u WHERE messages.sender_type = 'agent' AND u.id = messages.sender_id) AS sender_avatar_token
+         FROM messages WHERE conversation_id = $1 AND organization_id = $2
+         ORDER BY id DESC LIMIT $3 OFFSET $4`,
+        total: query<{
+          total: string;
+        }>`SELECT count(*) AS total FROM messages WHERE conversation_id = $1 AND organization_id = $2`,
       },
+      [conversationId, organizationId],
       page,
     );
   }
 
   /** Every message of a conversation, oldest first. */
   all(organizationId: string, conversationId: string): Promise<MessageRow[]> {
-    return sql<MessageRow>(
+    return sql(
       this.dataSource,
-      `SELECT ${COLUMNS} FROM messages WHERE conversation_id = $1 AND organization_id = $2 ORDER BY id`,
+      handTyped<MessageRow>`SELECT id, conversation_id, sender_type, sender_id, body, type, attachments, private,
+         sender_mismatch, actions, created_at,
+         (SELECT u.name FROM users u WHERE messages.sender_type = 'agent' AND u.id = messages.sender_id) AS sender_name,
+         (SELECT u.avatar_token FROM users u WHERE messages.sender_type = 'agent' AND u.id = messages.sender_id) AS sender_avatar_token
+       FROM messages WHERE conversation_id = $1 AND organization_id = $2 ORDER BY id`,
       [conversationId, organizationId],
     );
   }
@@ -91,15 +118,24 @@ export class MessagesRepository {
     afterId: string,
     limit: number,
   ): Promise<MessageRow[]> {
-    const columns = COLUMNS.split(', ')
-      .map((column) => `m.${column}`)
-      .join(', ');
-    return sql<MessageRow>(
+    return sql(
       this.dataSource,
-      `SELECT ${columns} FROM messages m
-       ${scope.visitorId ? 'JOIN conversations c ON c.id = m.conversation_id AND c.visitor_id = $5' : ''}
+      scope.visitorId
+        ? handTyped<MessageRow>`SELECT m.id, m.conversation_id, m.sender_type, m.sender_id, m.body, m.type, m.attachments,
+         m.private, m.sender_mismatch, m.actions, m.created_at,
+         (SELECT u.name FROM users u WHERE m.sender_type = 'agent' AND u.id = m.sender_id) AS sender_name,
+         (SELECT u.avatar_token FROM users u WHERE m.sender_type = 'agent' AND u.id = m.sender_id) AS sender_avatar_token
+       FROM messages m
+       JOIN conversations c ON c.id = m.conversation_id AND c.visitor_id = $5
        WHERE m.organization_id = $1 AND ($2::bigint IS NULL OR m.conversation_id = $2) AND m.id > $3
-         ${scope.visitorId ? 'AND NOT m.private' : ''}
+         AND NOT m.private
+       ORDER BY m.id LIMIT $4`
+        : handTyped<MessageRow>`SELECT m.id, m.conversation_id, m.sender_type, m.sender_id, m.body, m.type, m.attachments,
+         m.private, m.sender_mismatch, m.actions, m.created_at,
+         (SELECT u.name FROM users u WHERE m.sender_type = 'agent' AND u.id = m.sender_id) AS sender_name,
+         (SELECT u.avatar_token FROM users u WHERE m.sender_type = 'agent' AND u.id = m.sender_id) AS sender_avatar_token
+       FROM messages m
+       WHERE m.organization_id = $1 AND ($2::bigint IS NULL OR m.conversation_id = $2) AND m.id > $3
        ORDER BY m.id LIMIT $4`,
       [
         organizationId,
@@ -121,9 +157,13 @@ export class MessagesRepository {
     beforeId: string,
     limit: number,
   ): Promise<MessageRow[]> {
-    const rows = await sql<MessageRow>(
+    const rows = await sql(
       this.dataSource,
-      `SELECT ${COLUMNS} FROM messages WHERE conversation_id = $1 AND organization_id = $2 AND id < $3
+      handTyped<MessageRow>`SELECT id, conversation_id, sender_type, sender_id, body, type, attachments, private,
+         sender_mismatch, actions, created_at,
+         (SELECT u.name FROM users u WHERE messages.sender_type = 'agent' AND u.id = messages.sender_id) AS sender_name,
+         (SELECT u.avatar_token FROM users u WHERE messages.sender_type = 'agent' AND u.id = messages.sender_id) AS sender_avatar_token
+       FROM messages WHERE conversation_id = $1 AND organization_id = $2 AND id < $3
        ORDER BY id DESC LIMIT $4`,
       [conversationId, organizationId, beforeId, limit],
     );
@@ -135,9 +175,9 @@ export class MessagesRepository {
    * past the visitor's read position in each: the widget's unread badge.
    */
   async unreadForVisitor(organizationId: string, visitorId: string): Promise<number> {
-    const rows = await sql<{ unread: number }>(
+    const rows = await sql(
       this.dataSource,
-      `SELECT count(*)::integer AS unread FROM messages m
+      query<{ unread: number }>`SELECT count(*)::integer AS unread FROM messages m
        JOIN conversations c ON c.id = m.conversation_id
        WHERE c.organization_id = $1 AND c.visitor_id = $2 AND m.organization_id = $1
          AND m.sender_type IN ('agent', 'bot') AND NOT m.private
@@ -157,11 +197,13 @@ export class MessagesRepository {
     afterId: string,
     limit: number,
   ): Promise<MessageRow[]> {
-    return sql<MessageRow>(
+    return sql(
       this.dataSource,
-      `SELECT ${COLUMNS.split(', ')
-        .map((column) => `m.${column}`)
-        .join(', ')} FROM messages m
+      handTyped<MessageRow>`SELECT m.id, m.conversation_id, m.sender_type, m.sender_id, m.body, m.type, m.attachments,
+         m.private, m.sender_mismatch, m.actions, m.created_at,
+         (SELECT u.name FROM users u WHERE m.sender_type = 'agent' AND u.id = m.sender_id) AS sender_name,
+         (SELECT u.avatar_token FROM users u WHERE m.sender_type = 'agent' AND u.id = m.sender_id) AS sender_avatar_token
+       FROM messages m
        JOIN conversations c ON c.id = m.conversation_id AND c.organization_id = $1
        WHERE m.organization_id = $1 AND m.conversation_id = $2
          AND m.sender_type IN ('agent', 'bot') AND NOT m.private

@@ -1,7 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { AttachmentsService, type Uploader } from '../attachments/attachments.service';
-import { type MessageRow, MessagesRepository, type SenderType } from './messages.repository';
+import { type MessageRecord, toMessageRecord } from './message-record';
+import { MessagesRepository, type MessageAction, type SenderType } from './messages.repository';
+
+/** What other features may use of messages (issue 32, point 7): the record, never the row. */
+export type { MessageAction, MessageRecord, SenderType } from './message-record';
 
 @Injectable()
 export class MessagesService {
@@ -23,9 +27,13 @@ export class MessagesService {
       senderId: string | null;
       body: string;
       private?: boolean;
+      senderMismatch?: boolean;
+      actions?: MessageAction[];
+      /** `text` unless said (`generated`: the answer bot composed it with a language model). */
+      type?: string;
       attachments?: { uploader: Uploader; ids: number[] };
     },
-  ): Promise<MessageRow> {
+  ): Promise<MessageRecord> {
     const { attachments, ...fields } = message;
     const taken = attachments
       ? await this.attachments.take(manager, organizationId, attachments.uploader, attachments.ids)
@@ -37,45 +45,57 @@ export class MessagesService {
     if (taken.ids.length > 0) {
       await this.attachments.attach(manager, organizationId, taken.ids, row.id);
     }
-    return row;
+    return toMessageRecord(row);
   }
 
-  page(organizationId: string, conversationId: string, page: { perPage: number; offset: number }) {
-    return this.messages.page(organizationId, conversationId, page);
+  async page(
+    organizationId: string,
+    conversationId: string,
+    page: { perPage: number; offset: number },
+  ): Promise<{ rows: MessageRecord[]; total: number }> {
+    const { rows, total } = await this.messages.page(organizationId, conversationId, page);
+    return { rows: rows.map(toMessageRecord), total };
   }
 
-  all(organizationId: string, conversationId: string): Promise<MessageRow[]> {
-    return this.messages.all(organizationId, conversationId);
+  async all(organizationId: string, conversationId: string): Promise<MessageRecord[]> {
+    return (await this.messages.all(organizationId, conversationId)).map(toMessageRecord);
   }
 
-  after(
+  async after(
     organizationId: string,
     scope: { conversationId?: string; visitorId?: string },
     afterId: string,
     limit: number,
-  ): Promise<MessageRow[]> {
-    return this.messages.after(organizationId, scope, afterId, limit);
+  ): Promise<MessageRecord[]> {
+    return (await this.messages.after(organizationId, scope, afterId, limit)).map(toMessageRecord);
   }
 
-  before(
+  async before(
     organizationId: string,
     conversationId: string,
     beforeId: string,
     limit: number,
-  ): Promise<MessageRow[]> {
-    return this.messages.before(organizationId, conversationId, beforeId, limit);
+  ): Promise<MessageRecord[]> {
+    const rows = await this.messages.before(organizationId, conversationId, beforeId, limit);
+    return rows.map(toMessageRecord);
   }
 
   unreadForVisitor(organizationId: string, visitorId: string): Promise<number> {
     return this.messages.unreadForVisitor(organizationId, visitorId);
   }
 
-  unseenByVisitor(
+  async unseenByVisitor(
     organizationId: string,
     conversationId: string,
     afterId: string,
     limit: number,
-  ): Promise<MessageRow[]> {
-    return this.messages.unseenByVisitor(organizationId, conversationId, afterId, limit);
+  ): Promise<MessageRecord[]> {
+    const rows = await this.messages.unseenByVisitor(
+      organizationId,
+      conversationId,
+      afterId,
+      limit,
+    );
+    return rows.map(toMessageRecord);
   }
 }

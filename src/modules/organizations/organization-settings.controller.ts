@@ -26,7 +26,10 @@ export class OrganizationSettingsController {
 
   @Patch()
   @Agent({ role: 'admin' })
-  @ApiOperation({ summary: 'Rename the organization or change its automatic assignment' })
+  @ApiOperation({
+    summary:
+      'Rename the organization, change its automatic assignment, or require two-factor authentication',
+  })
   @ApiOkResponse({ type: OrganizationSettingsResponseDto })
   @ApiErrors(422)
   @ResponseMessage('Organization updated.')
@@ -35,6 +38,7 @@ export class OrganizationSettingsController {
       name: body.name,
       autoAssignmentEnabled: body.auto_assignment?.enabled,
       autoAssignmentCapacity: body.auto_assignment?.capacity,
+      requireTwoFactor: body.require_two_factor,
     });
     return { data: toOrganizationSettingsDto(row) };
   }

@@ -6,13 +6,14 @@ import {
   IsNotEmpty,
   IsOptional,
   IsString,
+  Matches,
   Max,
   MaxLength,
   Min,
   ValidateNested,
 } from 'class-validator';
 import { EnvelopeDto } from '../../common/openapi/envelope.dto';
-import type { OrganizationRow } from './organizations.repository';
+import type { OrganizationRecord } from './organization-record';
 import { PLANS } from './plans';
 
 export class AutoAssignmentDto {
@@ -41,6 +42,7 @@ export class UpdateOrganizationDto {
   @IsOptional()
   @IsString()
   @IsNotEmpty()
+  @Matches(/\S/, { message: 'The name field must not be empty.' })
   @MaxLength(100)
   name?: string;
 
@@ -49,6 +51,14 @@ export class UpdateOrganizationDto {
   @ValidateNested()
   @Type(() => UpdateAutoAssignmentDto)
   auto_assignment?: UpdateAutoAssignmentDto;
+
+  @ApiPropertyOptional({
+    description:
+      'Every member must use two-factor authentication: members without it are sent to set it up before anything else',
+  })
+  @IsOptional()
+  @IsBoolean()
+  require_two_factor?: boolean;
 }
 
 export class OrganizationSettingsDto {
@@ -56,17 +66,20 @@ export class OrganizationSettingsDto {
   @ApiProperty({ example: 'Acme Inc.' }) name!: string;
   @ApiProperty({ enum: PLANS }) plan!: string;
   @ApiProperty({ type: AutoAssignmentDto }) auto_assignment!: AutoAssignmentDto;
+  @ApiProperty({ description: 'Every member must use two-factor authentication' })
+  require_two_factor!: boolean;
 }
 
-export function toOrganizationSettingsDto(row: OrganizationRow): OrganizationSettingsDto {
+export function toOrganizationSettingsDto(row: OrganizationRecord): OrganizationSettingsDto {
   return {
     id: Number(row.id),
     name: row.name,
     plan: row.plan,
     auto_assignment: {
-      enabled: row.auto_assignment_enabled,
-      capacity: row.auto_assignment_capacity,
+      enabled: row.autoAssignmentEnabled,
+      capacity: row.autoAssignmentCapacity,
     },
+    require_two_factor: row.requireTwoFactor,
   };
 }
 

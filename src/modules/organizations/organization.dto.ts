@@ -1,5 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
-import type { OrganizationRow } from './organizations.repository';
+import type { OrganizationRecord } from './organization-record';
 import { FEATURES, PLAN_FEATURES, PLANS } from './plans';
 
 export class OrganizationDto {
@@ -24,18 +24,18 @@ export class OrganizationDto {
   suspension_reason!: string | null;
 }
 
-export function toOrganizationDto(organization: OrganizationRow): OrganizationDto {
+export function toOrganizationDto(organization: OrganizationRecord): OrganizationDto {
   return {
     id: Number(organization.id),
     name: organization.name,
     plan: organization.plan,
     features: [...PLAN_FEATURES[organization.plan]],
-    subscription_ends_at: organization.subscription_ends_at
-      ? new Date(organization.subscription_ends_at).toISOString()
+    subscription_ends_at: organization.subscriptionEndsAt
+      ? new Date(organization.subscriptionEndsAt).toISOString()
       : null,
-    suspended_at: organization.suspended_at
-      ? new Date(organization.suspended_at).toISOString()
+    suspended_at: organization.suspendedAt
+      ? new Date(organization.suspendedAt).toISOString()
       : null,
-    suspension_reason: organization.suspension_reason,
+    suspension_reason: organization.suspensionReason,
   };
 }

@@ -1,9 +1,13 @@
 import { Injectable } from '@nestjs/common';
-import type { EntityManager } from 'typeorm';
+import { DataSource, type EntityManager } from 'typeorm';
 import { AppError } from '../../common/errors/app-error';
 import { AppConfig } from '../../config/app-config';
+import { AuditLogService, changedFields } from '../audit/audit-log.service';
 import { OrganizationsRepository, type OrganizationRow } from './organizations.repository';
+import { type OrganizationRecord, toOrganizationRecord } from './organization-record';
 import { type Feature, FEATURE_NAMES, type Plan, planIncludes } from './plans';
+
+export type { OrganizationRecord };
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
@@ -12,23 +16,30 @@ export class OrganizationsService {
   constructor(
     private readonly organizations: OrganizationsRepository,
     private readonly config: AppConfig,
+    private readonly dataSource: DataSource,
+    private readonly audit: AuditLogService,
   ) {}
 
-  create(manager: EntityManager, name: string): Promise<OrganizationRow> {
-    return this.organizations.insert(manager, name, this.config.env.DEFAULT_PLAN);
+  async create(manager: EntityManager, name: string): Promise<OrganizationRecord> {
+    return toOrganizationRecord(
+      await this.organizations.insert(manager, name, this.config.env.DEFAULT_PLAN),
+    );
   }
 
-  async get(organizationId: string): Promise<OrganizationRow> {
+  async get(organizationId: string): Promise<OrganizationRecord> {
     const organization = await this.organizations.find(organizationId);
     if (!organization) throw AppError.notFound();
-    return organization;
+    return toOrganizationRecord(organization);
   }
 
-  async setPlan(organizationId: string, plan: Plan): Promise<OrganizationRow> {
+  async setPlan(organizationId: string, plan: Plan): Promise<OrganizationRecord> {
     return this.change(organizationId, { plan });
   }
 
-  async setSubscriptionEnd(organizationId: string, endsAt: Date | null): Promise<OrganizationRow> {
+  async setSubscriptionEnd(
+    organizationId: string,
+    endsAt: Date | null,
+  ): Promise<OrganizationRecord> {
     return this.change(organizationId, { subscription_ends_at: endsAt });
   }
 
@@ -37,10 +48,10 @@ export class OrganizationsService {
     organizationId: string,
     changes: { plan?: Plan; subscription_ends_at?: Date | null },
     manager?: EntityManager,
-  ): Promise<OrganizationRow> {
+  ): Promise<OrganizationRecord> {
     const organization = await this.organizations.update(organizationId, changes, manager);
     if (!organization) throw AppError.notFound();
-    return organization;
+    return toOrganizationRecord(organization);
   }
 
   /**
@@ -51,19 +62,45 @@ export class OrganizationsService {
     organizationId: string,
     reason: string | null,
     manager: EntityManager,
-  ): Promise<OrganizationRow> {
+  ): Promise<OrganizationRecord> {
     const organization = await this.organizations.setSuspension(organizationId, reason, manager);
     if (!organization) throw AppError.notFound();
-    return organization;
+    return toOrganizationRecord(organization);
   }
 
   async updateSettings(
     organizationId: string,
-    changes: { name?: string; autoAssignmentEnabled?: boolean; autoAssignmentCapacity?: number },
-  ): Promise<OrganizationRow> {
-    const organization = await this.organizations.updateSettings(organizationId, changes);
-    if (!organization) throw AppError.notFound();
-    return organization;
+    changes: {
+      name?: string;
+      autoAssignmentEnabled?: boolean;
+      autoAssignmentCapacity?: number;
+      requireTwoFactor?: boolean;
+    },
+  ): Promise<OrganizationRecord> {
+    return this.dataSource.transaction(async (manager) => {
+      const before = await this.organizations.lock(manager, organizationId);
+      const organization = await this.organizations.updateSettings(
+        manager,
+        organizationId,
+        changes,
+      );
+      if (!before || !organization) throw AppError.notFound();
+      const settings = (row: OrganizationRow) => ({
+        name: row.name,
+        auto_assignment_enabled: row.auto_assignment_enabled,
+        auto_assignment_capacity: row.auto_assignment_capacity,
+        require_two_factor: row.require_two_factor,
+      });
+      const changed = changedFields(settings(before), settings(organization));
+      if (Object.keys(changed.after).length > 0) {
+        await this.audit.record(manager, organizationId, {
+          action: 'organization.updated',
+          target: { type: 'organization', id: organizationId, label: organization.name },
+          changes: changed,
+        });
+      }
+      return toOrganizationRecord(organization);
+    });
   }
 
   /** 403 `feature_not_in_plan` unless the organization's plan includes `feature`. */
@@ -73,6 +110,7 @@ export class OrganizationsService {
       throw new AppError(
         'feature_not_in_plan',
         `${FEATURE_NAMES[feature]} is not included in the ${organization.plan} plan.`,
+        { reason: 'feature_not_in_plan' },
       );
     }
   }
@@ -81,21 +119,22 @@ export class OrganizationsService {
    * 402 while a platform administrator has suspended the organization, or once the subscription
    * ended more than SUBSCRIPTION_GRACE_DAYS ago (widget routes).
    */
-  requireActiveSubscription(organization: OrganizationRow, now = new Date()): void {
-    if (organization.suspended_at) {
+  requireActiveSubscription(organization: OrganizationRecord, now = new Date()): void {
+    if (organization.suspendedAt) {
       throw new AppError(
         'organization_suspended',
         'This organization is suspended. Its chat widget is unavailable until it is resumed.',
+        { reason: 'organization_suspended' },
       );
     }
-    if (!organization.subscription_ends_at) return;
+    if (!organization.subscriptionEndsAt) return;
     const graceEnds =
-      organization.subscription_ends_at.getTime() +
-      this.config.env.SUBSCRIPTION_GRACE_DAYS * DAY_MS;
+      organization.subscriptionEndsAt.getTime() + this.config.env.SUBSCRIPTION_GRACE_DAYS * DAY_MS;
     if (now.getTime() > graceEnds) {
       throw new AppError(
         'subscription_expired',
         'The subscription of this organization has expired. Renew it to use the chat widget again.',
+        { reason: 'subscription_expired' },
       );
     }
   }

@@ -1,5 +1,5 @@
-export const PLANS = ['free', 'pro', 'business'] as const;
-export type Plan = (typeof PLANS)[number];
+export type Plan = 'free' | 'pro' | 'business';
+export const PLANS: readonly Plan[] = ['free', 'pro', 'business'];
 
 export const FEATURES = [
   'chat',

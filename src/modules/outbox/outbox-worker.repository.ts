@@ -1,13 +1,18 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { sql } from '../../database/sql';
+import { query, sql } from '../../database/sql';
+
+/** An event's payload (`outbox_events.payload`, jsonb), as `publish` wrote it. */
+export interface OutboxPayload {
+  [key: string]: unknown;
+}
 
 /** An outbox row as the dispatcher claims it. */
 export interface ClaimedRow {
   id: string;
   organization_id: string | null;
   event_type: string;
-  payload: Record<string, unknown>;
+  payload: OutboxPayload;
   created_at: Date;
   /** This claim's attempt, 1 for the first. */
   attempts: number;
@@ -28,9 +33,9 @@ export class OutboxWorkerRepository {
    * out) and not waiting for a retry. Several instances claim disjoint rows (SKIP LOCKED).
    */
   claim(limit: number, leaseMs: number): Promise<ClaimedRow[]> {
-    return sql<ClaimedRow>(
+    return sql(
       this.dataSource,
-      `UPDATE outbox_events o
+      query<ClaimedRow>`UPDATE outbox_events o
           SET claimed_until = now() + $2 * interval '1 millisecond', attempts = o.attempts + 1
         WHERE o.id IN (
           SELECT id FROM outbox_events
@@ -48,7 +53,7 @@ export class OutboxWorkerRepository {
   async renew(ids: string[], leaseMs: number): Promise<void> {
     await sql(
       this.dataSource,
-      `UPDATE outbox_events SET claimed_until = now() + $2 * interval '1 millisecond'
+      query`UPDATE outbox_events SET claimed_until = now() + $2 * interval '1 millisecond'
         WHERE id = ANY($1::bigint[]) AND processed_at IS NULL`,
       [ids, leaseMs],
     );
@@ -57,7 +62,7 @@ export class OutboxWorkerRepository {
   async markProcessed(ids: string[]): Promise<void> {
     await sql(
       this.dataSource,
-      `UPDATE outbox_events SET processed_at = now(), claimed_until = NULL
+      query`UPDATE outbox_events SET processed_at = now(), claimed_until = NULL
         WHERE id = ANY($1::bigint[])`,
       [ids],
       'outbox-processed',
@@ -69,9 +74,9 @@ export class OutboxWorkerRepository {
     await sql(
       this.dataSource,
       delayMs === undefined
-        ? `UPDATE outbox_events SET claimed_until = NULL, failed_at = now(), last_error = $2
+        ? query`UPDATE outbox_events SET claimed_until = NULL, failed_at = now(), last_error = $2
             WHERE id = $1`
-        : `UPDATE outbox_events SET claimed_until = NULL, last_error = $2,
+        : query`UPDATE outbox_events SET claimed_until = NULL, last_error = $2,
                   next_attempt_at = now() + $3 * interval '1 millisecond'
             WHERE id = $1`,
       delayMs === undefined ? [id, error] : [id, error, delayMs],
@@ -82,7 +87,7 @@ export class OutboxWorkerRepository {
   async purgeOld(): Promise<void> {
     await sql(
       this.dataSource,
-      `DELETE FROM outbox_events
+      query`DELETE FROM outbox_events
         WHERE processed_at < now() - interval '7 days' OR failed_at < now() - interval '7 days'`,
     );
   }

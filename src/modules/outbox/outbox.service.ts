@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
-import { sql } from '../../database/sql';
+import { query, sql } from '../../database/sql';
 import type { DomainEvent, DomainEventHandler } from './domain-event';
 import type { DomainEventType } from './events/catalogue';
 import { Subscribers } from './events/subscribers';
@@ -29,13 +29,17 @@ export class OutboxService {
    * week). For the metrics and the platform console; the pending rows are the dispatcher's index.
    */
   async backlog(): Promise<OutboxBacklog> {
-    const [row] = await sql<{ pending: string; lag: number | null; failed: string }>(
+    const [row] = await sql(
       this.dataSource,
-      `SELECT (SELECT count(*) FROM outbox_events
-                WHERE processed_at IS NULL AND failed_at IS NULL) AS pending,
+      query<{
+        pending: string;
+        lag: number | null;
+        failed: string;
+      }>`SELECT COALESCE((SELECT count(*) FROM outbox_events
+                WHERE processed_at IS NULL AND failed_at IS NULL), 0) AS pending,
               (SELECT extract(epoch FROM now() - created_at)::float8 FROM outbox_events
                 WHERE processed_at IS NULL AND failed_at IS NULL ORDER BY id LIMIT 1) AS lag,
-              (SELECT count(*) FROM outbox_events WHERE failed_at IS NOT NULL) AS failed`,
+              COALESCE((SELECT count(*) FROM outbox_events WHERE failed_at IS NOT NULL), 0) AS failed`,
     );
     return {
       pending: Number(row.pending),
@@ -46,14 +50,20 @@ export class OutboxService {
 
   async publish(manager: EntityManager, ...events: DomainEvent[]): Promise<void> {
     if (events.length === 0) return;
-    const values: unknown[] = [];
-    const rows = events.map((event, index) => {
-      values.push(event.organizationId, event.type, event.payload);
-      return `($${index * 3 + 1}, $${index * 3 + 2}, $${index * 3 + 3})`;
-    });
-    await manager.query(
-      `INSERT INTO outbox_events (organization_id, event_type, payload) VALUES ${rows.join(', ')}`,
-      values,
+    // One statement for any number of events, as parallel arrays; ORDINALITY keeps their order
+    // in the ids the dispatcher reads by.
+    await sql(
+      manager,
+      query`INSERT INTO outbox_events (organization_id, event_type, payload)
+       SELECT organization_id, event_type, payload
+         FROM unnest($1::bigint[], $2::text[], $3::jsonb[]) WITH ORDINALITY
+           AS e (organization_id, event_type, payload, position)
+        ORDER BY position`,
+      [
+        events.map((event) => event.organizationId),
+        events.map((event) => event.type),
+        events.map((event) => event.payload),
+      ],
     );
   }
 

@@ -2,26 +2,41 @@ import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { AppError } from '../../common/errors/app-error';
 import type { PageRequest } from '../../common/http/pagination';
-import type { OrganizationRow } from '../organizations/organizations.repository';
-import { OrganizationsService } from '../organizations/organizations.service';
+import {
+  type OrganizationRecord,
+  OrganizationsService,
+} from '../organizations/organizations.service';
 import type { Plan } from '../organizations/plans';
 import {
   type OperatorActor,
   type PlatformOrganizationRow,
   PlatformRepository,
 } from './platform.repository';
-
-const iso = (value: Date | null) => (value ? new Date(value).toISOString() : null);
+import { iso } from '../../common/time/iso';
 
 /** What an organization's console fields were and became, for the operator log. */
-function fieldsOf(row: OrganizationRow | PlatformOrganizationRow) {
+function fieldsOf(
+  organization: Pick<
+    OrganizationRecord,
+    'plan' | 'subscriptionEndsAt' | 'suspendedAt' | 'suspensionReason'
+  >,
+) {
   return {
-    plan: row.plan,
-    subscription_ends_at: iso(row.subscription_ends_at),
-    suspended_at: iso(row.suspended_at),
-    suspension_reason: row.suspension_reason,
+    plan: organization.plan,
+    subscription_ends_at: iso(organization.subscriptionEndsAt),
+    suspended_at: iso(organization.suspendedAt),
+    suspension_reason: organization.suspensionReason,
   };
 }
+
+/** The same of the console's own row (what it was, read here before the change). */
+const fieldsOfRow = (row: PlatformOrganizationRow) =>
+  fieldsOf({
+    plan: row.plan,
+    subscriptionEndsAt: row.subscription_ends_at,
+    suspendedAt: row.suspended_at,
+    suspensionReason: row.suspension_reason,
+  });
 
 function changed(before: Record<string, unknown>, after: Record<string, unknown>) {
   const changes: Record<string, { from: unknown; to: unknown }> = {};
@@ -64,7 +79,7 @@ export class PlatformOrganizationsService {
         action: 'organization.updated',
         targetType: 'organization',
         targetId: id,
-        changes: changed(fieldsOf(before), fieldsOf(after)),
+        changes: changed(fieldsOfRow(before), fieldsOf(after)),
       });
     });
     return this.get(id);
@@ -83,7 +98,7 @@ export class PlatformOrganizationsService {
         action: reason === null ? 'organization.resumed' : 'organization.suspended',
         targetType: 'organization',
         targetId: id,
-        changes: changed(fieldsOf(before), fieldsOf(after)),
+        changes: changed(fieldsOfRow(before), fieldsOf(after)),
       });
     });
     return this.get(id);

@@ -7,14 +7,13 @@ import { AppError } from '../../common/errors/app-error';
 import { QueueName } from '../../queue/queue-names';
 import { OutboxService } from '../outbox/outbox.service';
 import { type OperatorActor, PlatformRepository } from './platform.repository';
+import { iso } from '../../common/time/iso';
 
 /** How many of a queue's failed jobs the console shows (the newest). */
 const FAILED_SHOWN = 20;
 const STATES = ['waiting', 'prioritized', 'active', 'delayed', 'failed', 'completed'] as const;
 /** BullMQ job ids here are numbers or the features' own keys (`<delivery>-<attempt>`, ...). */
 const JOB_ID = /^[A-Za-z0-9:_.-]{1,200}$/;
-
-const iso = (ms: number | undefined) => (ms ? new Date(ms).toISOString() : null);
 
 /**
  * Queue health for the console: each queue's jobs by state, its oldest waiting job and its newest
@@ -71,7 +70,10 @@ export class PlatformQueuesService {
     const { queue, job } = await this.find(queueName, jobId);
     const state = await job.getState();
     if (state !== 'failed')
-      throw AppError.conflict(`Only a failed job can be retried; it is ${state}.`);
+      throw AppError.conflict(
+        `Only a failed job can be retried; it is ${state}.`,
+        'job_not_failed',
+      );
     await job.retry('failed');
     await this.record(actor, 'job.retried', queue.name, jobId, {
       state: { from: state, to: 'waiting' },
@@ -83,7 +85,8 @@ export class PlatformQueuesService {
   async remove(queueName: string, jobId: string, actor: OperatorActor) {
     const { queue, job } = await this.find(queueName, jobId);
     const state = await job.getState();
-    if (state === 'active') throw AppError.conflict('A running job cannot be removed.');
+    if (state === 'active')
+      throw AppError.conflict('A running job cannot be removed.', 'job_running');
     await job.remove();
     await this.record(actor, 'job.removed', queue.name, jobId, {
       state: { from: state, to: null },

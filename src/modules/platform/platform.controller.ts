@@ -21,13 +21,17 @@ import { AppConfig } from '../../config/app-config';
 import type { Request } from 'express';
 import { InstanceHeartbeat, GONE_AFTER_SECONDS } from './instance-heartbeat';
 import {
+  FailingWebhooksResponseDto,
   InstancesResponseDto,
+  MailFailuresResponseDto,
   JobActionResponseDto,
   PlatformOrganizationListDto,
   PlatformOrganizationResponseDto,
   PlatformOrganizationsQueryDto,
   QueuesOverviewResponseDto,
   SuspendOrganizationDto,
+  toFailedMailDto,
+  toFailingEndpointDto,
   toInstanceDto,
   toPlatformOrganizationDto,
   UpdatePlatformOrganizationDto,
@@ -180,6 +184,27 @@ export class PlatformController {
     @Req() request: Request,
   ) {
     return { data: await this.queues.remove(queue, job, actorOf(agent, request)) };
+  }
+
+  @Get('webhooks/failing')
+  @ApiOperation({
+    summary:
+      'Webhook endpoints failing now or disabled, across every organization, with their last failure',
+  })
+  @ApiOkResponse({ type: FailingWebhooksResponseDto })
+  async failingWebhooks() {
+    const rows = await this.repository.failingEndpoints(100);
+    return { data: rows.map(toFailingEndpointDto) };
+  }
+
+  @Get('mail/failed')
+  @ApiOperation({
+    summary: 'The newest mails given up on, across every organization, with their error',
+  })
+  @ApiOkResponse({ type: MailFailuresResponseDto })
+  async failedMails() {
+    const { rows, lastDay } = await this.repository.failedMails(50);
+    return { data: { failed_last_day: lastDay, mails: rows.map(toFailedMailDto) } };
   }
 
   @Get('instances')

@@ -11,7 +11,13 @@ import {
 import { PageMetaDto, PageQueryDto } from '../../common/http/pagination';
 import { EnvelopeDto } from '../../common/openapi/envelope.dto';
 import { PLANS, type Plan } from '../organizations/plans';
-import type { InstanceRow, PlatformOrganizationRow } from './platform.repository';
+import type {
+  FailedMailRow,
+  FailingEndpointRow,
+  InstanceRow,
+  PlatformOrganizationRow,
+} from './platform.repository';
+import { iso } from '../../common/time/iso';
 
 export class PlatformOrganizationsQueryDto extends PageQueryDto {
   @ApiPropertyOptional({
@@ -82,8 +88,6 @@ export class PlatformOrganizationListDto extends PageMetaDto {
 export class PlatformOrganizationResponseDto extends EnvelopeDto {
   @ApiProperty({ type: PlatformOrganizationDto }) data!: PlatformOrganizationDto;
 }
-
-const iso = (value: Date | null) => (value ? new Date(value).toISOString() : null);
 
 export function toPlatformOrganizationDto(row: PlatformOrganizationRow): PlatformOrganizationDto {
   return {
@@ -179,5 +183,100 @@ export function toInstanceDto(row: InstanceRow, currentId: string): InstanceDto 
     started_at: new Date(row.started_at).toISOString(),
     last_seen_at: new Date(row.last_seen_at).toISOString(),
     current: row.id === currentId,
+  };
+}
+
+class OrganizationRefDto {
+  @ApiProperty() id!: number;
+  @ApiProperty() name!: string;
+}
+
+class FailingWebhookEndpointDto {
+  @ApiProperty() id!: number;
+  @ApiProperty({ type: OrganizationRefDto }) organization!: OrganizationRefDto;
+  @ApiProperty({ example: 'https://example.com/hooks' }) url!: string;
+  @ApiProperty() is_active!: boolean;
+  @ApiProperty({
+    type: String,
+    format: 'date-time',
+    nullable: true,
+    description: 'When the current run of failed attempts began (a success ends it)',
+  })
+  failing_since!: string | null;
+  @ApiProperty({ type: String, format: 'date-time', nullable: true }) disabled_at!: string | null;
+  @ApiProperty({ type: String, nullable: true }) disabled_reason!: string | null;
+  @ApiProperty({ description: 'Deliveries given up on in the last 24 hours' })
+  failed_last_day!: number;
+  @ApiProperty({ description: 'Deliveries still to be attempted (or retried)' })
+  pending!: number;
+  @ApiProperty({ type: String, format: 'date-time', nullable: true })
+  last_failure_at!: string | null;
+  @ApiProperty({ type: Number, nullable: true, description: 'Null when no answer came' })
+  last_status_code!: number | null;
+  @ApiProperty({ type: String, nullable: true, example: 'connect ECONNREFUSED' })
+  last_error!: string | null;
+}
+
+export class FailingWebhooksResponseDto extends EnvelopeDto {
+  @ApiProperty({
+    type: FailingWebhookEndpointDto,
+    isArray: true,
+    description: 'Endpoints failing now or disabled, longest failing first (at most 100)',
+  })
+  data!: FailingWebhookEndpointDto[];
+}
+
+export function toFailingEndpointDto(row: FailingEndpointRow): FailingWebhookEndpointDto {
+  return {
+    id: Number(row.id),
+    organization: { id: Number(row.organization_id), name: row.organization_name },
+    url: row.url,
+    is_active: row.is_active,
+    failing_since: iso(row.failing_since),
+    disabled_at: iso(row.disabled_at),
+    disabled_reason: row.disabled_reason,
+    failed_last_day: Number(row.failed_last_day),
+    pending: Number(row.pending),
+    last_failure_at: iso(row.last_attempt_at),
+    last_status_code: row.last_status_code,
+    last_error: row.last_error,
+  };
+}
+
+class FailedMailDto {
+  @ApiProperty() id!: number;
+  @ApiProperty({ type: OrganizationRefDto }) organization!: OrganizationRefDto;
+  @ApiProperty({ example: 'conversation_reply' }) kind!: string;
+  @ApiProperty({
+    example: 'example.com',
+    description: "The recipient's domain: the address itself is the organization's to see",
+  })
+  recipient_domain!: string;
+  @ApiProperty() attempts!: number;
+  @ApiProperty({ type: String, nullable: true }) last_error!: string | null;
+  @ApiProperty({ format: 'date-time' }) created_at!: string;
+  @ApiProperty({ format: 'date-time', description: 'When it was given up on' }) failed_at!: string;
+}
+
+class MailFailuresDto {
+  @ApiProperty({ description: 'Mails given up on in the last 24 hours' }) failed_last_day!: number;
+  @ApiProperty({ type: FailedMailDto, isArray: true, description: 'The newest 50' })
+  mails!: FailedMailDto[];
+}
+
+export class MailFailuresResponseDto extends EnvelopeDto {
+  @ApiProperty({ type: MailFailuresDto }) data!: MailFailuresDto;
+}
+
+export function toFailedMailDto(row: FailedMailRow): FailedMailDto {
+  return {
+    id: Number(row.id),
+    organization: { id: Number(row.organization_id), name: row.organization_name },
+    kind: row.kind,
+    recipient_domain: row.recipient.slice(row.recipient.lastIndexOf('@') + 1).toLowerCase(),
+    attempts: row.attempts,
+    last_error: row.last_error,
+    created_at: new Date(row.created_at).toISOString(),
+    failed_at: new Date(row.updated_at).toISOString(),
   };
 }

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import type { PageRequest } from '../../common/http/pagination';
-import { sql, type SqlExecutor } from '../../database/sql';
+import { handTyped, query, sql, type SqlExecutor } from '../../database/sql';
 import type { Plan } from '../organizations/plans';
 
 /** An organization as the platform console lists it, with its usage. */
@@ -45,6 +45,36 @@ export interface InstanceRow {
   last_seen_at: Date;
 }
 
+/** A webhook endpoint in a failure streak or disabled, with its last failed attempt. */
+export interface FailingEndpointRow {
+  id: string;
+  organization_id: string;
+  organization_name: string;
+  url: string;
+  is_active: boolean;
+  failing_since: Date | null;
+  disabled_at: Date | null;
+  disabled_reason: string | null;
+  failed_last_day: string;
+  pending: string;
+  last_attempt_at: Date | null;
+  last_status_code: number | null;
+  last_error: string | null;
+}
+
+/** A mail given up on. */
+export interface FailedMailRow {
+  id: string;
+  organization_id: string;
+  organization_name: string;
+  kind: string;
+  recipient: string;
+  attempts: number;
+  last_error: string | null;
+  created_at: Date;
+  updated_at: Date;
+}
+
 /** Escapes LIKE's wildcards so a search term matches itself. */
 const likeTerm = (q: string) => `%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
@@ -60,9 +90,9 @@ export class PlatformRepository {
 
   /** Whether the user (an active login) is an administrator by `listed` or by a grant. */
   async isAdmin(userId: string, listed: string[]): Promise<boolean> {
-    const [row] = await sql<{ admin: boolean }>(
+    const [row] = await sql(
       this.dataSource,
-      `SELECT EXISTS (
+      query<{ admin: boolean }>`SELECT EXISTS (
          SELECT 1 FROM users u
           WHERE u.id = $1 AND u.removed_at IS NULL
             AND (lower(u.email) = ANY($2::text[])
@@ -77,7 +107,9 @@ export class PlatformRepository {
   async grant(executor: SqlExecutor, email: string, grantedBy: string): Promise<boolean> {
     const rows = await sql(
       executor,
-      `INSERT INTO platform_admins (email, granted_by) VALUES (lower($1), $2)
+      query<{
+        email: string;
+      }>`INSERT INTO platform_admins (email, granted_by) VALUES (lower($1), $2)
        ON CONFLICT DO NOTHING RETURNING email`,
       [email, grantedBy],
     );
@@ -87,7 +119,7 @@ export class PlatformRepository {
   async revoke(executor: SqlExecutor, email: string): Promise<boolean> {
     const rows = await sql(
       executor,
-      `DELETE FROM platform_admins WHERE email = lower($1) RETURNING email`,
+      query<{ email: string }>`DELETE FROM platform_admins WHERE email = lower($1) RETURNING email`,
       [email],
     );
     return rows.length > 0;
@@ -97,7 +129,7 @@ export class PlatformRepository {
   async log(executor: SqlExecutor, actor: OperatorActor, entry: OperatorLogEntry): Promise<void> {
     await sql(
       executor,
-      `INSERT INTO platform_operator_log
+      query`INSERT INTO platform_operator_log
          (actor_type, actor_id, actor_email, action, target_type, target_id, changes, ip, request_id)
        VALUES ($1, $2, COALESCE($3, (SELECT email FROM users WHERE id = $2)), $4, $5, $6, $7, $8, $9)`,
       [
@@ -114,39 +146,19 @@ export class PlatformRepository {
     );
   }
 
-  private static readonly ORGANIZATION = `
-    SELECT o.id, o.name, o.plan, o.subscription_ends_at, o.suspended_at, o.suspension_reason,
-           o.created_at,
-           (SELECT count(*) FROM users u
-             WHERE u.organization_id = o.id AND u.removed_at IS NULL) AS members,
-           (SELECT count(*) FROM sites s WHERE s.organization_id = o.id) AS sites,
-           (SELECT count(*) FROM conversations c
-             WHERE c.organization_id = o.id
-               AND c.started_at >= date_trunc('month', now())) AS conversations_this_month,
-           (SELECT COALESCE(sum(a.size), 0) FROM attachments a
-             WHERE a.organization_id = o.id) AS storage_bytes
-      FROM organizations o`;
-
-  /** `q` matches the name or a member's address (any part, any case) or the exact id. */
-  private static readonly MATCH = `($1::text IS NULL OR o.name ILIKE $1 OR o.id::text = $2
-    OR EXISTS (SELECT 1 FROM users u WHERE u.organization_id = o.id AND u.removed_at IS NULL
-               AND u.email ILIKE $1))`;
-
   async organizations(
     q: string | undefined,
     page: PageRequest,
   ): Promise<{ rows: PlatformOrganizationRow[]; total: number }> {
     const term = q ? likeTerm(q) : null;
     const [rows, [count]] = await Promise.all([
-      sql<PlatformOrganizationRow>(
+      sql(this.dataSource, ORGANIZATIONS, [term, q ?? null, null, page.perPage, page.offset]),
+      sql(
         this.dataSource,
-        `${PlatformRepository.ORGANIZATION} WHERE ${PlatformRepository.MATCH}
-          ORDER BY o.id DESC LIMIT $3 OFFSET $4`,
-        [term, q ?? null, page.perPage, page.offset],
-      ),
-      sql<{ total: string }>(
-        this.dataSource,
-        `SELECT count(*) AS total FROM organizations o WHERE ${PlatformRepository.MATCH}`,
+        query<{ total: string }>`SELECT count(*) AS total FROM organizations o
+       WHERE ($1::text IS NULL OR o.name ILIKE $1 OR o.id::text = $2
+         OR EXISTS (SELECT 1 FROM users u WHERE u.organization_id = o.id AND u.removed_at IS NULL
+                    AND u.email ILIKE $1))`,
         [term, q ?? null],
       ),
     ]);
@@ -154,19 +166,72 @@ export class PlatformRepository {
   }
 
   async organization(id: string): Promise<PlatformOrganizationRow | undefined> {
-    const rows = await sql<PlatformOrganizationRow>(
-      this.dataSource,
-      `${PlatformRepository.ORGANIZATION} WHERE o.id = $1`,
-      [id],
-    );
+    const rows = await sql(this.dataSource, ORGANIZATIONS, [null, null, id, 1, 0]);
     return rows[0];
+  }
+
+  /**
+   * Endpoints failing now (a streak started by a failed attempt and not yet ended by a success)
+   * or disabled, longest failing first, with their failed deliveries of the last day, the
+   * deliveries still pending and the last attempt that failed.
+   */
+  failingEndpoints(limit: number): Promise<FailingEndpointRow[]> {
+    return sql(
+      this.dataSource,
+      query<FailingEndpointRow>`SELECT e.id, e.organization_id, o.name AS organization_name, e.url, e.is_active,
+              e.failing_since, e.disabled_at, e.disabled_reason,
+              COALESCE((SELECT count(*) FROM webhook_deliveries d
+                WHERE d.endpoint_id = e.id AND d.status = 'failed'
+                  AND d.created_at > now() - interval '1 day'), 0) AS failed_last_day,
+              COALESCE((SELECT count(*) FROM webhook_deliveries d
+                WHERE d.endpoint_id = e.id AND d.status = 'pending'), 0) AS pending,
+              last.started_at AS last_attempt_at, last.status_code AS last_status_code,
+              last.error AS last_error
+         FROM webhook_endpoints e
+         JOIN organizations o ON o.id = e.organization_id
+         LEFT JOIN LATERAL (
+           SELECT a.started_at, a.status_code, a.error
+             FROM webhook_deliveries d
+             JOIN webhook_attempts a ON a.delivery_id = d.id
+            WHERE d.endpoint_id = e.id AND d.attempts > 0
+              AND (a.status_code IS NULL OR a.status_code NOT BETWEEN 200 AND 299)
+            ORDER BY d.created_at DESC, a.attempt DESC
+            LIMIT 1) last ON true
+        WHERE e.failing_since IS NOT NULL OR e.disabled_at IS NOT NULL
+        ORDER BY coalesce(e.failing_since, e.disabled_at), e.id
+        LIMIT $1`,
+      [limit],
+    );
+  }
+
+  /** The newest mails given up on, and how many failed in the last day. */
+  async failedMails(limit: number): Promise<{ rows: FailedMailRow[]; lastDay: number }> {
+    const [rows, [count]] = await Promise.all([
+      sql(
+        this.dataSource,
+        query<FailedMailRow>`SELECT m.id, m.organization_id, o.name AS organization_name, m.kind, m.recipient,
+                m.attempts, m.last_error, m.created_at, m.updated_at
+           FROM mail_log m
+           JOIN organizations o ON o.id = m.organization_id
+          WHERE m.status = 'failed'
+          ORDER BY m.updated_at DESC, m.id DESC
+          LIMIT $1`,
+        [limit],
+      ),
+      sql(
+        this.dataSource,
+        query<{ n: string }>`SELECT count(*) AS n FROM mail_log
+          WHERE status = 'failed' AND updated_at > now() - interval '1 day'`,
+      ),
+    ]);
+    return { rows, lastDay: Number(count.n) };
   }
 
   /** This instance is alive; instances silent for a day are forgotten. */
   async heartbeat(instance: Omit<InstanceRow, 'last_seen_at'>): Promise<void> {
     await sql(
       this.dataSource,
-      `WITH forgotten AS (
+      query`WITH forgotten AS (
          DELETE FROM service_instances WHERE last_seen_at < now() - interval '1 day'
        )
        INSERT INTO service_instances (id, hostname, pid, version, workers_enabled, started_at)
@@ -184,17 +249,39 @@ export class PlatformRepository {
   }
 
   async forgetInstance(id: string): Promise<void> {
-    await sql(this.dataSource, `DELETE FROM service_instances WHERE id = $1`, [id]);
+    await sql(this.dataSource, query`DELETE FROM service_instances WHERE id = $1`, [id]);
   }
 
   /** Instances heard from within `withinSeconds`, oldest first. */
   instances(withinSeconds: number): Promise<InstanceRow[]> {
-    return sql<InstanceRow>(
+    return sql(
       this.dataSource,
-      `SELECT * FROM service_instances
+      query<InstanceRow>`SELECT * FROM service_instances
         WHERE last_seen_at > now() - $1 * interval '1 second'
         ORDER BY started_at, id`,
       [withinSeconds],
     );
   }
 }
+
+/**
+ * Organizations with their usage, newest first: those `$1`/`$2` match (the name or a member's
+ * address (any part, any case, `$1` a LIKE pattern) or the exact id `$2`; all when `$1` is null),
+ * or the one whose id is `$3`; a page of `$4` from `$5`. The console's list and its detail.
+ */
+const ORGANIZATIONS = handTyped<PlatformOrganizationRow>`SELECT o.id, o.name, o.plan, o.subscription_ends_at, o.suspended_at, o.suspension_reason,
+     o.created_at,
+     (SELECT count(*) FROM users u
+       WHERE u.organization_id = o.id AND u.removed_at IS NULL) AS members,
+     (SELECT count(*) FROM sites s WHERE s.organization_id = o.id) AS sites,
+     (SELECT count(*) FROM conversations c
+       WHERE c.organization_id = o.id
+         AND c.started_at >= date_trunc('month', now())) AS conversations_this_month,
+     (SELECT COALESCE(sum(a.size), 0) FROM attachments a
+       WHERE a.organization_id = o.id) AS storage_bytes
+   FROM organizations o
+   WHERE ($1::text IS NULL OR o.name ILIKE $1 OR o.id::text = $2
+     OR EXISTS (SELECT 1 FROM users u WHERE u.organization_id = o.id AND u.removed_at IS NULL
+                AND u.email ILIKE $1))
+     AND ($3::bigint IS NULL OR o.id = $3)
+   ORDER BY o.id DESC LIMIT $4 OFFSET $5`;

@@ -13,7 +13,8 @@ export type SocketTransport = 'websocket' | 'polling';
  * (`fromEvent`, `mergeMap`, `takeUntil` on a shared disconnect stream): with thousands of idle
  * widgets open that was a large part of each socket's memory (bench/README.md, bench:realtime).
  * What a handler returns is answered as before: an `{ event, data }` result is emitted, anything
- * else (but null or undefined) goes to the client's acknowledgement, a failure is logged.
+ * else (but null or undefined) goes to the client's acknowledgement, a failure is logged. That Nest
+ * binds handlers through `bindMessageHandlers` is pinned by test/e2e/framework-overrides.e2e-spec.ts.
  */
 export class LeanIoAdapter extends IoAdapter {
   constructor(

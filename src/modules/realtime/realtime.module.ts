@@ -3,7 +3,7 @@ import { RealtimeService } from './realtime.service';
 
 /**
  * Pushes to connected sockets after a commit. The gateways live beside the features they serve
- * (`widget/widget.gateway.ts`, `conversations/agent.gateway.ts`) and attach their namespaces here.
+ * (`conversations/widget.gateway.ts`, `conversations/agent.gateway.ts`) and attach their namespaces here.
  */
 @Module({ providers: [RealtimeService], exports: [RealtimeService] })
 export class RealtimeModule {}

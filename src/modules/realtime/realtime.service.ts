@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { Namespace } from 'socket.io';
+import type { AgentPushes, SharedEvent, WidgetPushes } from './socket-events';
 
 /** The Socket.IO rooms events are pushed to. */
 export const rooms = {
@@ -24,6 +25,7 @@ export interface ConversationPush {
  * Pushes are best effort and happen after the commit; a client that missed one catches up by
  * asking for everything after the last message id it saw (`sync`, or the HTTP `after_id`).
  * Until the gateways attach their namespaces (the CLI, the OpenAPI preview) pushes go nowhere.
+ * Every event and its payload are in `socket-events.ts`, which the web apps import too.
  */
 @Injectable()
 export class RealtimeService {
@@ -33,21 +35,37 @@ export class RealtimeService {
     this.namespaces[name] = namespace;
   }
 
-  toVisitor(visitorId: string, event: string, data: unknown): void {
+  toVisitor<E extends keyof WidgetPushes>(
+    visitorId: string,
+    event: E,
+    data: WidgetPushes[E],
+  ): void {
     this.namespaces.widget?.to(rooms.visitor(visitorId)).emit(event, data);
   }
 
-  toOrganization(organizationId: string, event: string, data: unknown): void {
+  toOrganization<E extends keyof AgentPushes>(
+    organizationId: string,
+    event: E,
+    data: AgentPushes[E],
+  ): void {
     this.namespaces.agent?.to(rooms.organization(organizationId)).emit(event, data);
   }
 
   /** An event every connected widget of the organization hears. */
-  toOrganizationWidgets(organizationId: string, event: string, data: unknown): void {
+  toOrganizationWidgets<E extends keyof WidgetPushes>(
+    organizationId: string,
+    event: E,
+    data: WidgetPushes[E],
+  ): void {
     this.namespaces.widget?.to(rooms.widgets(organizationId)).emit(event, data);
   }
 
   /** An event both sides of the conversation see. */
-  toBothSides(push: ConversationPush, event: string, data: unknown): void {
+  toBothSides<E extends SharedEvent>(
+    push: ConversationPush,
+    event: E,
+    data: AgentPushes[E] & WidgetPushes[E],
+  ): void {
     this.toVisitor(push.visitorId, event, data);
     this.toOrganization(push.organizationId, event, data);
   }
@@ -69,6 +87,24 @@ export class RealtimeService {
   disconnectSessions(sessionIds: string[]): void {
     if (sessionIds.length === 0) return;
     this.namespaces.agent?.in(sessionIds.map(rooms.session)).disconnectSockets(true);
+  }
+
+  /**
+   * Before this instance stops: drops the connection under every socket connected here. A
+   * Socket.IO client reconnects by itself after a lost transport (it would not after a server
+   * `disconnect`), and with this instance no longer listening its load balancer sends the new
+   * connection to another instance; the widget and the dashboard then `sync` what they missed.
+   * Answers how many sockets were told.
+   */
+  reconnectElsewhere(): number {
+    let told = 0;
+    for (const namespace of [this.namespaces.widget, this.namespaces.agent]) {
+      for (const socket of namespace?.sockets.values() ?? []) {
+        socket.conn.close();
+        told += 1;
+      }
+    }
+    return told;
   }
 
   /** Sockets connected to this instance, per namespace (the metrics). */

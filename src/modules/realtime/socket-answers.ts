@@ -1,10 +1,10 @@
-import { AppError } from '../../common/errors/app-error';
+import { AppError, fieldReasonsOf } from '../../common/errors/app-error';
 import { textProblem } from '../../common/http/text-rule';
 
 /** What a socket handler acknowledges: `{ status: true, ... }` or the error in the HTTP shape. */
 export type Answer = Record<string, unknown> & { status: boolean };
 
-/** Runs a handler; an AppError becomes `{ status: false, error_code, message }`, not a dropped ack. */
+/** Runs a handler; an AppError becomes `{ status: false, error_code, message, error_reason }`, not a dropped ack. */
 export async function answer(work: () => Promise<Record<string, unknown>>): Promise<Answer> {
   try {
     return { status: true, ...(await work()) };
@@ -14,7 +14,8 @@ export async function answer(work: () => Promise<Record<string, unknown>>): Prom
         status: false,
         error_code: error.code,
         message: error.message,
-        ...(error.errors ? { errors: error.errors } : {}),
+        ...(error.reason ? { error_reason: error.reason } : {}),
+        ...(error.errors ? { errors: error.errors, field_reasons: fieldReasonsOf(error) } : {}),
       };
     }
     throw error;
@@ -31,14 +32,14 @@ export function idField(
     payload && typeof payload === 'object' ? (payload as Record<string, unknown>)[name] : undefined;
   if (value === undefined && optional) return undefined;
   if (typeof value === 'number' && Number.isSafeInteger(value) && value >= 0) return String(value);
-  throw AppError.invalid(name, `The ${name} field must be a non-negative integer.`);
+  throw AppError.invalid(name, `The ${name} field must be a non-negative integer.`, 'not_integer');
 }
 
 export function booleanField(payload: unknown, name: string): boolean {
   const value =
     payload && typeof payload === 'object' ? (payload as Record<string, unknown>)[name] : undefined;
   if (typeof value === 'boolean') return value;
-  throw AppError.invalid(name, `The ${name} field must be true or false.`);
+  throw AppError.invalid(name, `The ${name} field must be true or false.`, 'not_boolean');
 }
 
 export function textField(payload: unknown, name: string, maxLength: number): string {
@@ -47,12 +48,13 @@ export function textField(payload: unknown, name: string, maxLength: number): st
   if (typeof value === 'string' && value.trim().length > 0 && value.length <= maxLength) {
     // The HTTP edge's text rule, for the one text a socket event carries.
     const problem = textProblem(value, name);
-    if (problem) throw AppError.invalid(name, problem);
+    if (problem) throw AppError.invalid(name, problem, 'invalid_text');
     return value;
   }
   throw AppError.invalid(
     name,
     `The ${name} field must be a non-empty string of at most ${maxLength} characters.`,
+    'too_long',
   );
 }
 
@@ -90,6 +92,7 @@ export function messageContent(
     throw AppError.invalid(
       'attachment_ids',
       `The attachment_ids field must be a list of at most ${maxAttachments} attachment ids.`,
+      'too_many',
     );
   }
   const body = fields.body ?? '';
@@ -97,6 +100,7 @@ export function messageContent(
     throw AppError.invalid(
       'body',
       `The body field must be a string of at most ${maxLength} characters.`,
+      'too_long',
     );
   }
   return { body, attachmentIds: ids as number[] };

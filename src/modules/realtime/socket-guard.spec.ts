@@ -52,6 +52,7 @@ describe('guardSocket', () => {
         status: false,
         error_code: 'rate_limited',
         message: 'Too Many Attempts.',
+        error_reason: 'too_many_attempts',
         retry_after: 1,
       },
     });

@@ -39,6 +39,7 @@ export function guardSocket(socket: Socket, options: SocketGuardOptions): void {
         status: false,
         error_code: error.code,
         message: error.message,
+        error_reason: error.reason,
         retry_after: Number(error.headers?.['Retry-After'] ?? 1),
       });
       return;

@@ -1,4 +1,4 @@
-import { toCsv } from './csv';
+import { toCsv } from '../../common/http/csv';
 import { daysBetween, isLocalDate, reportRange } from './report-range';
 
 describe('reportRange', () => {

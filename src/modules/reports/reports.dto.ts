@@ -13,6 +13,9 @@ const IsLocalDate = () => (target: object, propertyName: string) =>
     validator: { validate: isLocalDate },
   });
 
+/** The rating comments a CSAT report lists. */
+export const RATING_COMMENTS_MAX = 50;
+
 export class ReportQueryDto {
   @ApiProperty({ example: '2026-11-01', description: 'First day, in the time zone' })
   @IsLocalDate()
@@ -128,10 +131,25 @@ class GroupCsatDto extends CsatDto {
     number | null;
 }
 
+class RatingCommentDto {
+  @ApiProperty() conversation_id!: number;
+  @ApiProperty({ minimum: 1, maximum: 5 }) rating!: number;
+  @ApiProperty({ example: 'Quick and friendly, thank you!' }) comment!: string;
+  @ApiProperty({ type: String, format: 'date-time' }) reviewed_at!: string;
+  @ApiProperty({ type: Number, nullable: true, description: 'The assignee' })
+  agent_id!: number | null;
+  @ApiProperty() site_id!: number;
+}
+
 class CsatReportDto extends RangeDto {
   @ApiProperty({ type: CsatDto }) totals!: CsatDto;
   @ApiProperty({ type: [GroupCsatDto] }) per_agent!: GroupCsatDto[];
   @ApiProperty({ type: [GroupCsatDto] }) per_site!: GroupCsatDto[];
+  @ApiProperty({
+    type: [RatingCommentDto],
+    description: `The latest comments visitors left with their rating (at most ${RATING_COMMENTS_MAX}), newest first`,
+  })
+  comments!: RatingCommentDto[];
 }
 
 export class CsatReportResponseDto extends EnvelopeDto {

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { AppError } from '../../common/errors/app-error';
-import { toCsv } from './csv';
+import { toCsv } from '../../common/http/csv';
+import { RATING_COMMENTS_MAX } from './reports.dto';
 import { daysBetween, MAX_REPORT_DAYS, reportRange } from './report-range';
 import { type ReportFilter, ReportsRepository, type TimesRow } from './reports.repository';
 
@@ -105,8 +106,24 @@ export class ReportsService {
   }
 
   async csat(organizationId: string, query: ReportQuery) {
-    const { range, groups } = await this.grouped(organizationId, query);
-    return { ...range, totals: csat(this.total(groups)), ...this.breakdown(groups, csat) };
+    const { range, filter } = await this.resolve(organizationId, query);
+    const [groups, comments] = await Promise.all([
+      this.repository.grouped(organizationId, filter),
+      this.repository.ratingComments(organizationId, filter, RATING_COMMENTS_MAX),
+    ]);
+    return {
+      ...range,
+      totals: csat(this.total(groups)),
+      ...this.breakdown(groups, csat),
+      comments: comments.map((row) => ({
+        conversation_id: Number(row.conversation_id),
+        rating: row.rating,
+        comment: row.comment,
+        reviewed_at: new Date(row.reviewed_at).toISOString(),
+        agent_id: id(row.agent_id),
+        site_id: Number(row.site_id),
+      })),
+    };
   }
 
   async conversationsCsv(organizationId: string, query: ReportQuery): Promise<string> {
@@ -199,14 +216,27 @@ export class ReportsService {
 
   private async resolve(organizationId: string, query: ReportQuery) {
     const days = daysBetween(query.from, query.to);
-    if (days < 1) throw AppError.invalid('to', 'The to date must not be before the from date.');
+    if (days < 1)
+      throw AppError.invalid(
+        'to',
+        'The to date must not be before the from date.',
+        'report_range_invalid',
+      );
     if (days > MAX_REPORT_DAYS) {
-      throw AppError.invalid('to', `A report covers at most ${MAX_REPORT_DAYS} days.`);
+      throw AppError.invalid(
+        'to',
+        `A report covers at most ${MAX_REPORT_DAYS} days.`,
+        'report_range_too_long',
+      );
     }
     const siteId = query.site_id === undefined ? undefined : String(query.site_id);
     const timezone = await this.repository.timezone(organizationId, siteId);
     if (!timezone) {
-      throw AppError.invalid('site_id', 'The selected site_id is not a site of this organization.');
+      throw AppError.invalid(
+        'site_id',
+        'The selected site_id is not a site of this organization.',
+        'site_not_in_organization',
+      );
     }
     const { start, end, days: list } = reportRange(timezone, query.from, query.to);
     const filter: ReportFilter = {

@@ -1,13 +1,16 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { escapeLike, pageOf } from '../../database/sql';
+import { escapeLike, handTyped, pageOf, query } from '../../database/sql';
 
 export interface MessageHitRow {
   id: string;
   conversation_id: string;
   sender_type: string;
+  private: boolean;
   excerpt: string;
   created_at: Date;
+  visitor_id: string | null;
+  visitor_name: string | null;
 }
 
 export interface VisitorHitRow {
@@ -30,63 +33,72 @@ export interface TicketHitRow {
 
 type Page = { perPage: number; offset: number };
 
-/** The most a search counts: `total` (and so `last_page`) stop there, whatever matches. */
-export const SEARCH_COUNT_LIMIT = 10_000;
-
-/** Same expression as visitors_panel_search_trgm_idx. */
-const VISITOR_TEXT = `(coalesce(name, '') || ' ' || coalesce(email, '') || ' ' || coalesce(phone, ''))`;
-
-/** Organization-wide search, each kind over its own index; newest first. */
+/**
+ * Organization-wide search, each kind over its own index; newest first. A search counts at most
+ * 10 000 matches: `total` (and so `last_page`) stop there, whatever matches.
+ */
 @Injectable()
 export class SearchRepository {
   constructor(private readonly dataSource: DataSource) {}
 
   /** Full text over message bodies (messages_search_idx: organization id and words in one GIN). */
   messages(organizationId: string, tsquery: string, page: Page) {
-    return pageOf<MessageHitRow>(
+    return pageOf(
       this.dataSource,
       {
-        columns: `id, conversation_id, sender_type, left(body, 200) AS excerpt, created_at`,
-        from: 'messages',
-        where: `organization_id = $1 AND search_vector @@ to_tsquery('simple', $2)`,
-        parameters: [organizationId, tsquery],
-        orderBy: 'id DESC',
-        countLimit: SEARCH_COUNT_LIMIT,
+        // The visitor of a hit's conversation: scalar subqueries, run for the page's rows only.
+        rows: handTyped<MessageHitRow>`SELECT id, conversation_id, sender_type, private, left(body, 200) AS excerpt,
+             created_at,
+             (SELECT c.visitor_id FROM conversations c WHERE c.id = messages.conversation_id
+               AND c.organization_id = messages.organization_id) AS visitor_id,
+             (SELECT (SELECT coalesce(vi.name, vi.email) FROM visitors vi WHERE vi.id = c.visitor_id)
+               FROM conversations c WHERE c.id = messages.conversation_id
+               AND c.organization_id = messages.organization_id) AS visitor_name
+           FROM messages WHERE organization_id = $1 AND search_vector @@ to_tsquery('simple', $2)
+           ORDER BY id DESC LIMIT $3 OFFSET $4`,
+        total: query<{ total: string }>`SELECT count(*) AS total FROM (SELECT 1
+           FROM messages WHERE organization_id = $1 AND search_vector @@ to_tsquery('simple', $2)
+           LIMIT 10000) AS counted`,
       },
+      [organizationId, tsquery],
       page,
     );
   }
 
-  /** Name, email or phone containing the text, any case (trigram index). */
+  /** Name, email or phone containing the text, any case (visitors_panel_search_trgm_idx). */
   visitors(organizationId: string, text: string, page: Page) {
-    return pageOf<VisitorHitRow>(
+    return pageOf(
       this.dataSource,
       {
-        columns: `id, name, email, phone, created_at, (SELECT c.id FROM conversations c
-          WHERE c.visitor_id = visitors.id AND c.started_at IS NOT NULL ORDER BY c.id DESC LIMIT 1)
-          AS conversation_id`,
-        from: 'visitors',
-        where: `organization_id = $1 AND ${VISITOR_TEXT} ILIKE '%' || $2 || '%'`,
-        parameters: [organizationId, escapeLike(text)],
-        orderBy: 'id DESC',
-        countLimit: SEARCH_COUNT_LIMIT,
+        rows: query<VisitorHitRow>`SELECT id, name, email, phone, created_at, (SELECT c.id FROM conversations c
+             WHERE c.visitor_id = visitors.id AND c.started_at IS NOT NULL ORDER BY c.id DESC LIMIT 1)
+             AS conversation_id
+           FROM visitors WHERE organization_id = $1
+             AND (coalesce(name, '') || ' ' || coalesce(email, '') || ' ' || coalesce(phone, '')) ILIKE '%' || $2 || '%'
+           ORDER BY id DESC LIMIT $3 OFFSET $4`,
+        total: query<{ total: string }>`SELECT count(*) AS total FROM (SELECT 1
+           FROM visitors WHERE organization_id = $1
+             AND (coalesce(name, '') || ' ' || coalesce(email, '') || ' ' || coalesce(phone, '')) ILIKE '%' || $2 || '%'
+           LIMIT 10000) AS counted`,
       },
+      [organizationId, escapeLike(text)],
       page,
     );
   }
 
   /** Ticket number or subject containing the text, any case (tickets_search_trgm_idx). */
   tickets(organizationId: string, text: string, page: Page) {
-    return pageOf<TicketHitRow>(
+    return pageOf(
       this.dataSource,
       {
-        columns: 'id, ticket_number, subject, status, conversation_id, created_at',
-        from: 'tickets',
-        where: `organization_id = $1 AND (ticket_number || ' ' || subject) ILIKE '%' || $2 || '%'`,
-        parameters: [organizationId, escapeLike(text)],
-        orderBy: 'id DESC',
-        countLimit: SEARCH_COUNT_LIMIT,
+        rows: handTyped<TicketHitRow>`SELECT id, ticket_number, subject, status, conversation_id, created_at
+           FROM tickets WHERE organization_id = $1 AND (ticket_number || ' ' || subject) ILIKE '%' || $2 || '%'
+           ORDER BY id DESC LIMIT $3 OFFSET $4`,
+        total: query<{ total: string }>`SELECT count(*) AS total FROM (SELECT 1
+           FROM tickets WHERE organization_id = $1 AND (ticket_number || ' ' || subject) ILIKE '%' || $2 || '%'
+           LIMIT 10000) AS counted`,
       },
+      [organizationId, escapeLike(text)],
       page,
     );
   }

@@ -4,10 +4,18 @@ import type { PageRequest } from '../../common/http/pagination';
 import { AppConfig } from '../../config/app-config';
 import type { SearchHitDto, SearchType } from './search.dto';
 import { prefixTsQuery } from './search-query';
-import { SearchRepository } from './search.repository';
+import { type MessageHitRow, SearchRepository } from './search.repository';
+import { iso } from '../../common/time/iso';
 
-const iso = (value: Date) => new Date(value).toISOString();
 const id = (value: string | null) => (value === null ? null : Number(value));
+
+/** "Private note in the chat with Ada", "Message from Ada", "Reply to Ada". */
+function messageTitle(row: MessageHitRow): string {
+  const visitor = row.visitor_name ?? `visitor ${row.visitor_id ?? ''}`.trim();
+  if (row.private) return `Private note in the chat with ${visitor}`;
+  if (row.sender_type === 'visitor') return `Message from ${visitor}`;
+  return `Reply to ${visitor}`;
+}
 
 /** Full-text search over the organization's messages, visitors and tickets. */
 @Injectable()
@@ -28,18 +36,25 @@ export class SearchService {
       case 'messages': {
         const tsquery = prefixTsQuery(text);
         if (!tsquery)
-          throw AppError.invalid('q', 'The search text must contain a letter or digit.');
+          throw AppError.invalid(
+            'q',
+            'The search text must contain a letter or digit.',
+            'search_text_empty',
+          );
         const { rows, total } = await this.repository.messages(organizationId, tsquery, page);
         return {
           total,
           rows: rows.map((row) => ({
             type: 'message',
             id: Number(row.id),
-            title: `Message from the ${row.sender_type}`,
+            title: messageTitle(row),
             excerpt: row.excerpt,
             conversation_id: Number(row.conversation_id),
             ticket_id: null,
-            visitor_id: null,
+            visitor_id: id(row.visitor_id),
+            visitor_name: row.visitor_name,
+            sender_type: row.sender_type,
+            private: row.private,
             link: `${api}/conversations/${row.conversation_id}`,
             created_at: iso(row.created_at),
           })),
@@ -57,6 +72,9 @@ export class SearchService {
             conversation_id: id(row.conversation_id),
             ticket_id: null,
             visitor_id: Number(row.id),
+            visitor_name: row.name ?? row.email,
+            sender_type: null,
+            private: false,
             link: `${api}/visitors/${row.id}`,
             created_at: iso(row.created_at),
           })),
@@ -74,6 +92,9 @@ export class SearchService {
             conversation_id: id(row.conversation_id),
             ticket_id: Number(row.id),
             visitor_id: null,
+            visitor_name: null,
+            sender_type: null,
+            private: false,
             link: `${api}/tickets/${row.id}`,
             created_at: iso(row.created_at),
           })),

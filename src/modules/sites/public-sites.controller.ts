@@ -6,9 +6,11 @@ import { ApiIdParam, IdParam } from '../../common/http/id-param';
 import { ListLink, pageRequest, paginate } from '../../common/http/pagination';
 import { ApiErrors } from '../../common/openapi/api-errors.decorator';
 import { AppConfig } from '../../config/app-config';
+import { toContentImportState } from './content-import-state';
 import { SitesService } from './sites.service';
 import {
   PublicSiteDetailDto,
+  publicImportState,
   SiteDetailResponseDto,
   SitePageDto,
   SiteQueryDto,
@@ -53,13 +55,9 @@ export class PublicSitesController {
     const detail: PublicSiteDetailDto = {
       ...toPublicSite(site),
       timezone: site.timezone,
-      // No content import exists yet; the object keeps the documented shape (see docs/decisions.md).
-      content_import: {
-        status: 'not_started',
-        progress: 0,
-        progress_label: 'Not started',
-        summary: { pages: 0, kb_articles: 0, bot_replies: 0 },
-      },
+      content_import: publicImportState(
+        toContentImportState(await this.sites.contentImport(key.organizationId, siteId)),
+      ),
     };
     return { data: detail, ...detail };
   }

@@ -2,7 +2,7 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsBoolean, IsOptional } from 'class-validator';
 import { PageMetaDto, PageQueryDto, QueryBoolean } from '../../common/http/pagination';
 import { EnvelopeDto } from '../../common/openapi/envelope.dto';
-import type { SiteRow } from './sites.repository';
+import type { SiteRecord } from './site-record';
 
 export class SiteQueryDto extends PageQueryDto {
   @ApiPropertyOptional({ type: Boolean })
@@ -26,7 +26,11 @@ class ContentImportSummaryDto {
 }
 
 class ContentImportDto {
-  @ApiProperty({ enum: ['not_started', 'completed'], example: 'not_started' }) status!: string;
+  @ApiProperty({
+    enum: ['not_started', 'queued', 'running', 'completed', 'failed', 'cancelled'],
+    example: 'completed',
+  })
+  status!: string;
   @ApiProperty({ example: 0 }) progress!: number;
   @ApiProperty({ example: 'Not started' }) progress_label!: string;
   @ApiProperty({ type: ContentImportSummaryDto }) summary!: ContentImportSummaryDto;
@@ -52,9 +56,15 @@ export class SiteDetailResponseDto extends EnvelopeDto {
   @ApiProperty({ type: ContentImportDto }) content_import!: ContentImportDto;
 }
 
-export const toPublicSite = (site: SiteRow): PublicSiteDto => ({
+export const toPublicSite = (site: SiteRecord): PublicSiteDto => ({
   id: Number(site.id),
   name: site.name,
   domain: site.domain,
-  is_active: site.is_active,
+  is_active: site.isActive,
 });
+
+/** The spec's four fields of an import's state (the agent API adds times and the error). */
+export function publicImportState(state: ContentImportDto): ContentImportDto {
+  const { status, progress, progress_label, summary } = state;
+  return { status, progress, progress_label, summary };
+}

@@ -7,9 +7,11 @@ import { ListLink, PageQueryDto, pageRequest, paginate } from '../../common/http
 import { ResponseMessage } from '../../common/http/response-message.decorator';
 import { ApiErrors } from '../../common/openapi/api-errors.decorator';
 import { AppConfig } from '../../config/app-config';
+import { toContentImportState } from './content-import-state';
 import type { WidgetSettings } from './widget-settings';
 import {
   CreateSiteDto,
+  AgentSiteDetailResponseDto,
   SiteDirectoryResponseDto,
   SiteListResponseDto,
   SiteResponseDto,
@@ -64,7 +66,13 @@ export class SitesController {
     const page = pageRequest(query);
     const filter = { oldestFirst: true };
     const { rows, total } = await this.sites.page(agent.organizationId, filter, page);
-    return paginate(rows.map(toSiteDto), total, page, this.config.publicUrl, link);
+    return paginate(
+      rows.map((site) => toSiteDto(site, this.config.publicUrl)),
+      total,
+      page,
+      this.config.publicUrl,
+      link,
+    );
   }
 
   @Post()
@@ -78,24 +86,32 @@ export class SitesController {
       ...body,
       widget_settings: body.widget_settings as Partial<WidgetSettings> | undefined,
     });
-    return { data: toSiteDto(site) };
+    return { data: toSiteDto(site, this.config.publicUrl) };
   }
 
   @Get(':site')
   @Agent({ role: 'admin' })
   @ApiIdParam('site')
-  @ApiOperation({ summary: 'Read a site' })
-  @ApiOkResponse({ type: SiteResponseDto })
+  @ApiOperation({ summary: 'Read a site, with its content import' })
+  @ApiOkResponse({ type: AgentSiteDetailResponseDto })
   @ApiErrors(404)
   async get(@CurrentAgent() agent: AgentPrincipal, @IdParam('site') siteId: string) {
-    return { data: toSiteDto(await this.sites.get(agent.organizationId, siteId)) };
+    const site = await this.sites.get(agent.organizationId, siteId);
+    const state = await this.sites.contentImport(agent.organizationId, siteId);
+    return {
+      data: {
+        ...toSiteDto(site, this.config.publicUrl),
+        content_import: toContentImportState(state),
+      },
+    };
   }
 
   @Patch(':site')
   @Agent({ role: 'admin' })
   @ApiIdParam('site')
   @ApiOperation({
-    summary: "Update a site's name, domain, time zone, state, allowed domains or widget settings",
+    summary:
+      "Update a site's name, domain, time zone, state, allowed domains, widget settings or help center",
   })
   @ApiOkResponse({ type: SiteResponseDto })
   @ApiErrors(404, 422)
@@ -109,6 +125,6 @@ export class SitesController {
       ...body,
       widget_settings: body.widget_settings as Partial<WidgetSettings> | undefined,
     });
-    return { data: toSiteDto(site) };
+    return { data: toSiteDto(site, this.config.publicUrl) };
   }
 }

@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { AgentsModule } from '../agents/agents.module';
+import { AuditModule } from '../audit/audit.module';
 import { PublicSitesController } from './public-sites.controller';
 import { SitesController } from './sites.controller';
 import { WidgetConfigController } from './widget-config.controller';
@@ -7,7 +8,7 @@ import { SitesRepository } from './sites.repository';
 import { SitesService } from './sites.service';
 
 @Module({
-  imports: [AgentsModule],
+  imports: [AgentsModule, AuditModule],
   controllers: [SitesController, PublicSitesController, WidgetConfigController],
   providers: [SitesRepository, SitesService],
   exports: [SitesService],

@@ -1,7 +1,9 @@
 import { Injectable } from '@nestjs/common';
-import { pageOf, sql } from '../../database/sql';
+import { handTyped, pageOf, query, sql, type SqlExecutor } from '../../database/sql';
 import { DataSource, type EntityManager } from 'typeorm';
+import type { HelpCenterSettings } from './help-center-settings';
 import type { WidgetSettings } from './widget-settings';
+import type { ContentImportState } from './content-import-state';
 
 export interface SiteRow {
   id: string;
@@ -13,6 +15,10 @@ export interface SiteRow {
   allowed_domains: string[];
   widget_key: string;
   widget_settings: Partial<WidgetSettings>;
+  /** Days a closed conversation is kept before the retention job erases it; null: forever. */
+  retention_days: number | null;
+  /** The public help center's settings as stored (defaults: `helpCenterWithDefaults`). */
+  help_center: Partial<HelpCenterSettings>;
   created_at: Date;
 }
 
@@ -23,10 +29,9 @@ export interface SiteChanges {
   is_active?: boolean;
   allowed_domains?: string[];
   widget_settings?: Partial<WidgetSettings>;
+  retention_days?: number | null;
+  help_center?: Partial<HelpCenterSettings>;
 }
-
-const COLUMNS =
-  'id, organization_id, name, domain, timezone, is_active, allowed_domains, widget_key, widget_settings, created_at';
 
 @Injectable()
 export class SitesRepository {
@@ -37,11 +42,11 @@ export class SitesRepository {
     organizationId: string,
     site: Required<Pick<SiteChanges, 'name'>> & SiteChanges & { widget_key: string },
   ): Promise<SiteRow> {
-    const rows = await sql<SiteRow>(
+    const rows = await sql(
       manager,
-      `INSERT INTO sites (organization_id, name, domain, timezone, is_active, allowed_domains, widget_key, widget_settings)
-       VALUES ($1, $2, $3, COALESCE($4, 'UTC'), COALESCE($5, true), COALESCE($6, '[]'::jsonb), $7, COALESCE($8, '{}'::jsonb))
-       RETURNING ${COLUMNS}`,
+      handTyped<SiteRow>`INSERT INTO sites (organization_id, name, domain, timezone, is_active, allowed_domains, widget_key, widget_settings, retention_days)
+       VALUES ($1, $2, $3, COALESCE($4, 'UTC'), COALESCE($5, true), COALESCE($6, '[]'::jsonb), $7, COALESCE($8, '{}'::jsonb), $9)
+       RETURNING id, organization_id, name, domain, timezone, is_active, allowed_domains, widget_key, widget_settings, retention_days, help_center, created_at`,
       [
         organizationId,
         site.name,
@@ -51,15 +56,20 @@ export class SitesRepository {
         site.allowed_domains ? JSON.stringify(site.allowed_domains) : null,
         site.widget_key,
         site.widget_settings ? JSON.stringify(site.widget_settings) : null,
+        site.retention_days ?? null,
       ],
     );
     return rows[0];
   }
 
-  async find(organizationId: string, siteId: string): Promise<SiteRow | undefined> {
-    const rows = await sql<SiteRow>(
-      this.dataSource,
-      `SELECT ${COLUMNS} FROM sites WHERE organization_id = $1 AND id = $2`,
+  async find(
+    organizationId: string,
+    siteId: string,
+    executor: SqlExecutor = this.dataSource,
+  ): Promise<SiteRow | undefined> {
+    const rows = await sql(
+      executor,
+      handTyped<SiteRow>`SELECT id, organization_id, name, domain, timezone, is_active, allowed_domains, widget_key, widget_settings, retention_days, help_center, created_at FROM sites WHERE organization_id = $1 AND id = $2`,
       [organizationId, siteId],
     );
     return rows[0];
@@ -67,18 +77,33 @@ export class SitesRepository {
 
   /** The widget key is the credential of the widget API, so this lookup has no tenant yet. */
   async findActiveByWidgetKey(widgetKey: string): Promise<SiteRow | undefined> {
-    const rows = await sql<SiteRow>(
+    const rows = await sql(
       this.dataSource,
-      `SELECT ${COLUMNS} FROM sites WHERE widget_key = $1 AND is_active`,
+      handTyped<SiteRow>`SELECT id, organization_id, name, domain, timezone, is_active, allowed_domains, widget_key, widget_settings, retention_days, help_center, created_at FROM sites WHERE widget_key = $1 AND is_active`,
       [widgetKey],
     );
     return rows[0];
   }
 
-  async findActive(organizationId: string, siteId: string): Promise<SiteRow | undefined> {
-    const rows = await sql<SiteRow>(
+  /** The site's content import (written by the content-import feature). */
+  async contentImport(
+    organizationId: string,
+    siteId: string,
+  ): Promise<ContentImportState | undefined> {
+    const rows = await sql(
       this.dataSource,
-      `SELECT ${COLUMNS} FROM sites WHERE organization_id = $1 AND id = $2 AND is_active`,
+      query<ContentImportState>`SELECT site_id, status, progress, progress_label, pages, kb_articles, bot_replies, options,
+         error, started_at, finished_at
+       FROM content_imports WHERE organization_id = $1 AND site_id = $2`,
+      [organizationId, siteId],
+    );
+    return rows[0];
+  }
+
+  async findActive(organizationId: string, siteId: string): Promise<SiteRow | undefined> {
+    const rows = await sql(
+      this.dataSource,
+      handTyped<SiteRow>`SELECT id, organization_id, name, domain, timezone, is_active, allowed_domains, widget_key, widget_settings, retention_days, help_center, created_at FROM sites WHERE organization_id = $1 AND id = $2 AND is_active`,
       [organizationId, siteId],
     );
     return rows[0];
@@ -90,15 +115,20 @@ export class SitesRepository {
     filter: { isActive?: boolean; oldestFirst?: boolean },
     page: { perPage: number; offset: number },
   ): Promise<{ rows: SiteRow[]; total: number }> {
-    return pageOf<SiteRow>(
+    return pageOf(
       this.dataSource,
       {
-        columns: COLUMNS,
-        from: 'sites',
-        where: `organization_id = $1 AND ($2::boolean IS NULL OR is_active = $2)`,
-        parameters: [organizationId, filter.isActive ?? null],
-        orderBy: filter.oldestFirst ? 'id' : 'id DESC',
+        rows: filter.oldestFirst
+          ? handTyped<SiteRow>`SELECT id, organization_id, name, domain, timezone, is_active, allowed_domains, widget_key, widget_settings, retention_days, help_center, created_at
+             FROM sites WHERE organization_id = $1 AND ($2::boolean IS NULL OR is_active = $2)
+             ORDER BY id LIMIT $3 OFFSET $4`
+          : handTyped<SiteRow>`SELECT id, organization_id, name, domain, timezone, is_active, allowed_domains, widget_key, widget_settings, retention_days, help_center, created_at
+             FROM sites WHERE organization_id = $1 AND ($2::boolean IS NULL OR is_active = $2)
+             ORDER BY id DESC LIMIT $3 OFFSET $4`,
+        total: query<{ total: string }>`SELECT count(*) AS total
+           FROM sites WHERE organization_id = $1 AND ($2::boolean IS NULL OR is_active = $2)`,
       },
+      [organizationId, filter.isActive ?? null],
       page,
     );
   }
@@ -107,18 +137,21 @@ export class SitesRepository {
     organizationId: string,
     siteId: string,
     changes: SiteChanges,
+    executor: SqlExecutor = this.dataSource,
   ): Promise<SiteRow | undefined> {
-    const rows = await sql<SiteRow>(
-      this.dataSource,
-      `UPDATE sites SET
+    const rows = await sql(
+      executor,
+      handTyped<SiteRow>`UPDATE sites SET
          name = COALESCE($3, name),
          domain = CASE WHEN $4::boolean THEN $5 ELSE domain END,
          timezone = COALESCE($6, timezone),
          is_active = COALESCE($7, is_active),
          allowed_domains = COALESCE($8::jsonb, allowed_domains),
          widget_settings = COALESCE($9::jsonb, widget_settings),
+         retention_days = CASE WHEN $10::boolean THEN $11 ELSE retention_days END,
+         help_center = COALESCE($12::jsonb, help_center),
          updated_at = now()
-       WHERE organization_id = $1 AND id = $2 RETURNING ${COLUMNS}`,
+       WHERE organization_id = $1 AND id = $2 RETURNING id, organization_id, name, domain, timezone, is_active, allowed_domains, widget_key, widget_settings, retention_days, help_center, created_at`,
       [
         organizationId,
         siteId,
@@ -129,6 +162,9 @@ export class SitesRepository {
         changes.is_active ?? null,
         changes.allowed_domains ? JSON.stringify(changes.allowed_domains) : null,
         changes.widget_settings ? JSON.stringify(changes.widget_settings) : null,
+        'retention_days' in changes,
+        changes.retention_days ?? null,
+        changes.help_center ? JSON.stringify(changes.help_center) : null,
       ],
     );
     return rows[0];

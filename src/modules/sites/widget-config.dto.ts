@@ -1,9 +1,12 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { IsNotEmpty, IsString } from 'class-validator';
 import { EnvelopeDto } from '../../common/openapi/envelope.dto';
-import type { SiteRow } from './sites.repository';
+import type { SiteRecord } from './site-record';
+import { businessHoursAt } from './business-hours';
 import {
   FILTER_PRESETS,
+  OFFLINE_MODES,
+  REPLY_TIMES,
   type FilterPreset,
   WIDGET_POSITIONS,
   withDefaults,
@@ -73,6 +76,57 @@ class AppearanceConfigDto {
   @ApiProperty({ example: 'Chat with us' }) launcher_label!: string;
 }
 
+class AvailabilityConfigDto {
+  @ApiProperty({
+    description:
+      'An agent is online and the site is within its business hours: a reply may come at once',
+  })
+  online!: boolean;
+
+  @ApiProperty({ description: 'Within the business hours (always true without hours)' })
+  within_business_hours!: boolean;
+
+  @ApiProperty({
+    type: String,
+    format: 'date-time',
+    nullable: true,
+    description:
+      "When the business hours next begin (computed in the site's time zone); null when within them or without hours",
+  })
+  next_open_at!: string | null;
+
+  @ApiProperty({ enum: REPLY_TIMES, description: 'How soon the visitor may expect a reply' })
+  reply_time!: string;
+
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    description: "The site's away message; null: the widget says it in its own words",
+  })
+  away_message!: string | null;
+}
+
+class OfflineConfigDto {
+  @ApiProperty({
+    enum: OFFLINE_MODES,
+    description:
+      'With nobody there: `chat` keeps the message box, `ticket_form` offers POST /api/widget/offline-messages',
+  })
+  mode!: string;
+}
+
+class ConsentConfigDto {
+  @ApiProperty({
+    description:
+      'Ask before the first message: the visitor agrees with POST /api/widget/consent (a message before that is refused)',
+  })
+  enabled!: boolean;
+
+  @ApiProperty({ description: 'What the visitor agrees to' }) text!: string;
+  @ApiProperty({ type: String, nullable: true, description: 'The privacy policy to link to' })
+  privacy_url!: string | null;
+}
+
 export class WidgetConfigDto {
   @ApiProperty({ type: PreChatFormConfigDto }) pre_chat_form!: PreChatFormConfigDto;
   @ApiProperty({ type: VisitorAccountLoginConfigDto })
@@ -81,17 +135,26 @@ export class WidgetConfigDto {
   @ApiProperty({ type: AppearanceConfigDto }) appearance!: AppearanceConfigDto;
   @ApiProperty({
     description:
-      'Whether an agent of the organization is online now; the `/widget` socket pushes `agents.availability` when it changes. When false the widget offers POST /api/widget/offline-messages.',
+      'Whether an agent of the organization is online now; the `/widget` socket pushes `agents.availability` when it changes. See `availability` for what the widget shows.',
   })
   agents_online!: boolean;
+
+  @ApiProperty({ type: AvailabilityConfigDto }) availability!: AvailabilityConfigDto;
+  @ApiProperty({ type: OfflineConfigDto }) offline!: OfflineConfigDto;
+  @ApiProperty({ type: ConsentConfigDto }) consent!: ConsentConfigDto;
 }
 
 /**
  * What the widget needs to render a site (the `widget_config` of the widget API). The record
  * filters come from the site's data-lookup settings; until those exist the list is empty.
  */
-export function toWidgetConfig(site: SiteRow, agentsOnline: boolean): WidgetConfigDto {
-  const settings = withDefaults(site.widget_settings);
+export function toWidgetConfig(
+  site: SiteRecord,
+  agentsOnline: boolean,
+  now = new Date(),
+): WidgetConfigDto {
+  const settings = withDefaults(site.widgetSettings);
+  const hours = businessHoursAt(settings.availability.business_hours, site.timezone, now);
   const record: FilterRecordWidgetSettings = settings.filter_record;
   const presets = FILTER_PRESETS.filter((preset) => record.filters?.includes(preset));
   return {
@@ -106,6 +169,15 @@ export function toWidgetConfig(site: SiteRow, agentsOnline: boolean): WidgetConf
     },
     appearance: settings.appearance,
     agents_online: agentsOnline,
+    availability: {
+      online: agentsOnline && hours.within,
+      within_business_hours: hours.within,
+      next_open_at: hours.nextOpenAt?.toISOString() ?? null,
+      reply_time: settings.availability.reply_time,
+      away_message: settings.availability.away_message,
+    },
+    offline: { mode: settings.offline.mode },
+    consent: settings.consent,
   };
 }
 

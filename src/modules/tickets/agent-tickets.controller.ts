@@ -14,6 +14,8 @@ import {
   AgentTicketQueryDto,
   AgentTicketResponseDto,
   CreateTicketCommentDto,
+  CustomerHistoryResponseDto,
+  toCustomerHistory,
   toAgentTicket,
   toAgentTicketComment,
   UpdateTicketDto,
@@ -52,6 +54,7 @@ export class AgentTicketsController {
         priority: query.priority,
         assignedAgentId: query.assigned_agent_id,
         search: query.q,
+        conversationId: query.conversation_id,
       },
       page,
     );
@@ -66,8 +69,10 @@ export class AgentTicketsController {
   @ApiErrors(403, 422)
   @ResponseMessage('Ticket created.')
   async create(@CurrentAgent() agent: AgentPrincipal, @Body() body: AgentCreateTicketDto) {
-    const ticket = await this.tickets.create(agent.organizationId, body, 'dashboard');
-    return { data: toAgentTicket(ticket, []) };
+    const actor = { type: 'agent' as const, userId: agent.userId };
+    const ticket = await this.tickets.create(agent.organizationId, body, 'dashboard', actor);
+    const { comments, activity } = await this.tickets.detail(agent.organizationId, ticket.id);
+    return { data: toAgentTicket(ticket, comments, activity) };
   }
 
   @Get(':ticket')
@@ -78,8 +83,28 @@ export class AgentTicketsController {
   @ApiOkResponse({ type: AgentTicketResponseDto })
   @ApiErrors(404)
   async get(@CurrentAgent() agent: AgentPrincipal, @IdParam('ticket') ticketId: string) {
-    const { ticket, comments } = await this.tickets.get(agent.organizationId, ticketId);
-    return { data: toAgentTicket(ticket, comments) };
+    const { ticket, comments, activity } = await this.tickets.detail(
+      agent.organizationId,
+      ticketId,
+    );
+    return { data: toAgentTicket(ticket, comments, activity) };
+  }
+
+  @Get(':ticket/customer')
+  @ApiIdParam('ticket')
+  @ApiOperation({
+    summary: "The ticket's customer elsewhere: their other tickets and their chats",
+    description:
+      "Found by the ticket's visitor and by its address (the ticket's customer address, else its " +
+      "visitor's), regardless of case: a ticket filed by mail meets the chats of the visitor who " +
+      'gave that address. Newest first, at most 50 of each.',
+  })
+  @ApiOkResponse({ type: CustomerHistoryResponseDto })
+  @ApiErrors(404)
+  async customer(@CurrentAgent() agent: AgentPrincipal, @IdParam('ticket') ticketId: string) {
+    return {
+      data: toCustomerHistory(await this.tickets.customerHistory(agent.organizationId, ticketId)),
+    };
   }
 
   @Patch(':ticket')
@@ -96,8 +121,8 @@ export class AgentTicketsController {
     @IdParam('ticket') ticketId: string,
     @Body() body: UpdateTicketDto,
   ) {
-    const { ticket, comments } = await this.changes.update(agent.organizationId, ticketId, body);
-    return { data: toAgentTicket(ticket, comments) };
+    const { ticket, comments, activity } = await this.changes.update(agent, ticketId, body);
+    return { data: toAgentTicket(ticket, comments, activity) };
   }
 
   @Post(':ticket/comments')

@@ -58,7 +58,7 @@ export class PublicTicketsController {
   @ApiOkResponse({ type: TicketDetailResponseDto })
   @ApiErrors(404)
   async get(@CurrentApiKey() key: ApiKeyPrincipal, @IdParam('ticket') ticketId: string) {
-    const { ticket, comments } = await this.tickets.get(key.organizationId, ticketId);
+    const { ticket, comments } = await this.tickets.detail(key.organizationId, ticketId);
     return { data: toTicketDetail(ticket, comments) };
   }
 
@@ -72,7 +72,11 @@ export class PublicTicketsController {
   @ApiErrors(422)
   @ResponseMessage('Ticket created.')
   async create(@CurrentApiKey() key: ApiKeyPrincipal, @Body() body: CreateTicketDto) {
-    return { data: toTicketSummary(await this.tickets.create(key.organizationId, body, 'api')) };
+    const ticket = await this.tickets.create(key.organizationId, body, 'api', {
+      type: 'api',
+      userId: key.createdByUserId,
+    });
+    return { data: toTicketSummary(ticket) };
   }
 
   @Patch(':ticket/status')

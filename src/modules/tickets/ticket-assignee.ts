@@ -12,6 +12,7 @@ export async function assigneeOf(
     throw AppError.invalid(
       'assigned_agent_id',
       'The selected assigned_agent_id is not an agent of this organization.',
+      'agent_not_in_organization',
     );
   }
   return agent.id;

@@ -7,13 +7,17 @@ import type { DomainEvent } from '../outbox/domain-event';
 import { OutboxService } from '../outbox/outbox.service';
 import { assigneeOf } from './ticket-assignee';
 import { ticketEvents } from './ticket-events';
+import { type TicketPush, TicketPushes } from './ticket-pushes';
 import type {
+  TicketActivityRow,
+  TicketActor,
   TicketChanges,
   TicketCommentRow,
   TicketPriority,
   TicketRow,
   TicketStatus,
 } from './ticket-rows';
+import { toTicketCommentRecord, type TicketCommentRecord } from './ticket-record';
 import { TicketsRepository } from './tickets.repository';
 
 /** A desk change; `assigned_agent_id: null` unassigns, an omitted field keeps its value. */
@@ -35,6 +39,7 @@ export class TicketChangesService {
     private readonly agents: AgentsService,
     private readonly outbox: OutboxService,
     private readonly dataSource: DataSource,
+    private readonly pushes: TicketPushes,
   ) {}
 
   /**
@@ -46,15 +51,16 @@ export class TicketChangesService {
     ticketId: string,
     input: { status: TicketStatus; agent_user_id?: number },
   ): Promise<{ id: string; status: TicketStatus }> {
-    return this.onLocked(key.organizationId, ticketId, async (manager, ticket) => {
-      await this.agents.resolveActor(
+    return this.onLocked(key.organizationId, ticketId, 'updated', async (manager, ticket) => {
+      const agent = await this.agents.resolveActor(
         manager,
         key.organizationId,
         input.agent_user_id,
         key.createdByUserId,
       );
-      const updated = await this.change(manager, ticket, { status: input.status });
-      return { id: updated.id, status: updated.status };
+      const actor: TicketActor = { type: 'api', userId: agent.id };
+      const updated = await this.change(manager, ticket, { status: input.status }, actor);
+      return { result: { id: updated.id, status: updated.status }, actor, row: updated };
     });
   }
 
@@ -64,58 +70,77 @@ export class TicketChangesService {
    * the ticket as it is.
    */
   async update(
-    organizationId: string,
+    agent: AgentPrincipal,
     ticketId: string,
     input: TicketUpdateInput,
-  ): Promise<{ ticket: TicketRow; comments: TicketCommentRow[] }> {
+  ): Promise<{
+    ticket: TicketRow;
+    comments: TicketCommentRow[];
+    activity: TicketActivityRow[];
+  }> {
+    const organizationId = agent.organizationId;
     if (
       input.status === undefined &&
       input.priority === undefined &&
       input.assigned_agent_id === undefined
     ) {
       const message = 'Give at least one of status, priority or assigned_agent_id.';
-      throw AppError.validation({
-        status: [message],
-        priority: [message],
-        assigned_agent_id: [message],
-      });
+      throw AppError.validation(
+        {
+          status: [message],
+          priority: [message],
+          assigned_agent_id: [message],
+        },
+        'ticket_change_empty',
+      );
     }
-    return this.onLocked(organizationId, ticketId, async (manager, ticket) => {
+    return this.onLocked(organizationId, ticketId, 'updated', async (manager, ticket) => {
       const assignedAgentId =
         input.assigned_agent_id === undefined || input.assigned_agent_id === null
           ? input.assigned_agent_id
           : await assigneeOf(this.agents, organizationId, input.assigned_agent_id);
 
-      const updated = await this.change(manager, ticket, {
-        status: input.status,
-        priority: input.priority,
-        assignedAgentId,
-      });
-      return {
+      const actor: TicketActor = { type: 'agent', userId: agent.userId };
+      const updated = await this.change(
+        manager,
+        ticket,
+        { status: input.status, priority: input.priority, assignedAgentId },
+        actor,
+      );
+      const result = {
         ticket: updated,
         comments: await this.tickets.comments(manager, organizationId, ticketId),
+        activity: await this.tickets.activity(manager, organizationId, ticketId),
       };
+      return { result, actor, row: updated };
     });
   }
 
-  /** An agent's comment (public or internal); it also marks the ticket updated. */
+  /**
+   * An agent's comment (public or internal); it also marks the ticket updated. `senderMismatch`:
+   * the agent answered a notification by mail, from another address than their own.
+   */
   async addComment(
-    agent: AgentPrincipal,
+    agent: Pick<AgentPrincipal, 'organizationId' | 'userId'>,
     ticketId: string,
-    input: { body: string; is_internal?: boolean },
-  ): Promise<TicketCommentRow> {
+    input: { body: string; is_internal?: boolean; senderMismatch?: boolean },
+  ): Promise<TicketCommentRecord> {
     const organizationId = agent.organizationId;
-    return this.onLocked(organizationId, ticketId, async (manager, ticket) => {
+    return this.onLocked(organizationId, ticketId, 'commented', async (manager, ticket) => {
       const comment = await this.tickets.insertComment(manager, organizationId, {
         ticketId,
         authorType: 'agent',
         authorId: agent.userId,
         body: input.body,
         isInternal: input.is_internal ?? false,
+        senderMismatch: input.senderMismatch,
       });
       await this.tickets.update(manager, organizationId, ticketId, {});
       await this.outbox.publish(manager, ticketEvents.commentAdded(ticket, comment));
-      return comment;
+      return {
+        result: toTicketCommentRecord(comment),
+        actor: { type: 'agent', userId: agent.userId },
+      };
     });
   }
 
@@ -124,18 +149,20 @@ export class TicketChangesService {
     organizationId: string,
     ticketId: string,
     body: string,
-  ): Promise<TicketCommentRow> {
-    return this.onLocked(organizationId, ticketId, async (manager, ticket) => {
+    senderMismatch = false,
+  ): Promise<TicketCommentRecord> {
+    return this.onLocked(organizationId, ticketId, 'commented', async (manager, ticket) => {
       const comment = await this.tickets.insertComment(manager, organizationId, {
         ticketId,
         authorType: 'customer',
         authorId: null,
         body,
         isInternal: false,
+        senderMismatch,
       });
       await this.tickets.update(manager, organizationId, ticketId, {});
       await this.outbox.publish(manager, ticketEvents.commentAdded(ticket, comment));
-      return comment;
+      return { result: toTicketCommentRecord(comment), actor: { type: 'customer', userId: null } };
     });
   }
 
@@ -143,16 +170,23 @@ export class TicketChangesService {
    * Runs a write on the ticket's row, locked for the transaction so concurrent writes see each
    * other's result (and their events chain up); another organization's ticket is a 404.
    */
-  private onLocked<T>(
+  private async onLocked<T>(
     organizationId: string,
     ticketId: string,
-    work: (manager: EntityManager, ticket: TicketRow) => Promise<T>,
+    change: TicketPush['change'],
+    work: (
+      manager: EntityManager,
+      ticket: TicketRow,
+    ) => Promise<{ result: T; actor: TicketActor; row?: TicketRow }>,
   ): Promise<T> {
-    return this.dataSource.transaction(async (manager) => {
+    const { result, actor, row } = await this.dataSource.transaction(async (manager) => {
       const ticket = await this.tickets.lock(manager, organizationId, ticketId);
       if (!ticket) throw AppError.notFound();
       return work(manager, ticket);
     });
+    // Open ticket lists show it without a reload (after the commit: never a change undone).
+    await this.pushes.announce(organizationId, ticketId, change, actor, row);
+    return result;
   }
 
   /**
@@ -163,6 +197,7 @@ export class TicketChangesService {
     manager: EntityManager,
     ticket: TicketRow,
     changes: TicketChanges,
+    actor: TicketActor,
   ): Promise<TicketRow> {
     const differs = (value: unknown, current: unknown) => value !== undefined && value !== current;
     const status = differs(changes.status, ticket.status) ? changes.status : undefined;
@@ -186,6 +221,17 @@ export class TicketChangesService {
       events.push(ticketEvents.assigned(updated, ticket.assigned_agent_id));
     }
     await this.outbox.publish(manager, ...events);
+    await this.tickets.insertActivity(manager, ticket.organization_id, ticket.id, actor, [
+      ...(status === undefined
+        ? []
+        : [{ kind: 'status' as const, from: ticket.status, to: status }]),
+      ...(priority === undefined
+        ? []
+        : [{ kind: 'priority' as const, from: ticket.priority, to: priority }]),
+      ...(assignedAgentId === undefined
+        ? []
+        : [{ kind: 'assignee' as const, from: ticket.assigned_agent_id, to: assignedAgentId }]),
+    ]);
     return updated;
   }
 }

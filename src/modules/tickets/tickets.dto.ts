@@ -24,8 +24,8 @@ import {
   type TicketRow,
   type TicketStatus,
 } from './ticket-rows';
+import { iso } from '../../common/time/iso';
 
-export const iso = (value: Date): string => new Date(value).toISOString();
 export const idOrNull = (value: string | null): number | null =>
   value === null ? null : Number(value);
 

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
-import { escapeLike, pageOf, sql } from '../../database/sql';
+import { escapeLike, handTyped, pageOf, query, sql } from '../../database/sql';
 import type {
   CommentAuthorType,
   NewTicket,
@@ -10,13 +10,15 @@ import type {
   TicketListRow,
   TicketRow,
   TicketSummaryRow,
+  TicketActivityKind,
+  TicketActivityRow,
+  TicketActor,
 } from './ticket-rows';
 
 const LIST_COLUMNS =
   'id, site_id, visitor_id, ticket_number, subject, status, priority, source, customer_name, customer_email, assigned_agent_id, created_at, updated_at';
 const SUMMARY_COLUMNS = 'id, ticket_number, subject, status, priority, source, created_at';
-const COLUMNS = `${LIST_COLUMNS}, organization_id, description`;
-const COMMENT_COLUMNS = 'id, body, is_internal, author_type, author_id, created_at';
+const COLUMNS = `${LIST_COLUMNS}, organization_id, description, conversation_id`;
 
 /**
  * `column = $n` for each given field an agent sorts tickets by (a filter's conditions, a change's
@@ -77,25 +79,33 @@ export class TicketsRepository {
         `(ticket_number || ' ' || subject) ILIKE '%' || $${parameters.length} || '%'`,
       );
     }
+    if (filter.conversationId !== undefined) {
+      parameters.push(filter.conversationId);
+      conditions.push(`conversation_id = $${parameters.length}`);
+    }
+    // Put together from the filter given (unchecked); LIMIT and OFFSET follow its parameters.
+    const where = conditions.join(' AND ');
+    const next = parameters.length;
     return pageOf<T>(
       this.dataSource,
       {
-        columns,
-        from: 'tickets',
-        where: conditions.join(' AND '),
-        parameters,
-        orderBy: 'id DESC',
-        // The kept totals have no search column: a searched list counts its rows.
-        ...(filter.search === undefined ? { totalsFrom: 'ticket_totals' } : {}),
+        rows: `SELECT ${columns} FROM tickets WHERE ${where}
+          ORDER BY id DESC LIMIT $${next + 1} OFFSET $${next + 2}`,
+        // The kept totals have no search or conversation column: such a list counts its rows.
+        total:
+          filter.search === undefined && filter.conversationId === undefined
+            ? `SELECT coalesce(sum(total), 0) AS total FROM ticket_totals WHERE ${where}`
+            : `SELECT count(*) AS total FROM tickets WHERE ${where}`,
       },
+      parameters,
       page,
     );
   }
 
   async find(organizationId: string, ticketId: string): Promise<TicketRow | undefined> {
-    const rows = await sql<TicketRow>(
+    const rows = await sql(
       this.dataSource,
-      `SELECT ${COLUMNS} FROM tickets WHERE organization_id = $1 AND id = $2`,
+      query<TicketRow>`SELECT id, site_id, visitor_id, ticket_number, subject, status, priority, source, customer_name, customer_email, assigned_agent_id, created_at, updated_at, organization_id, description, conversation_id FROM tickets WHERE organization_id = $1 AND id = $2`,
       [organizationId, ticketId],
     );
     return rows[0];
@@ -107,9 +117,9 @@ export class TicketsRepository {
     organizationId: string,
     ticketId: string,
   ): Promise<TicketCommentRow[]> {
-    return sql<TicketCommentRow>(
+    return sql(
       manager,
-      `SELECT ${COMMENT_COLUMNS} FROM ticket_comments
+      query<TicketCommentRow>`SELECT id, body, is_internal, author_type, author_id, sender_mismatch, created_at FROM ticket_comments
        WHERE organization_id = $1 AND ticket_id = $2 ORDER BY id`,
       [organizationId, ticketId],
     );
@@ -123,9 +133,11 @@ export class TicketsRepository {
    * fails afterwards leaves a gap, as a database sequence does.
    */
   async nextNumber(organizationId: string): Promise<string> {
-    const rows = await sql<{ number: string }>(
+    const rows = await sql(
       this.dataSource,
-      `INSERT INTO ticket_sequences AS s (organization_id, year, last_value)
+      handTyped<{
+        number: string;
+      }>`INSERT INTO ticket_sequences AS s (organization_id, year, last_value)
        VALUES ($1, EXTRACT(YEAR FROM now() AT TIME ZONE 'UTC')::integer, 1)
        ON CONFLICT (organization_id, year) DO UPDATE SET last_value = s.last_value + 1
        RETURNING 'TKT-' || year || '-'
@@ -140,12 +152,12 @@ export class TicketsRepository {
     organizationId: string,
     ticket: NewTicket,
   ): Promise<TicketRow> {
-    const rows = await sql<TicketRow>(
+    const rows = await sql(
       manager,
-      `INSERT INTO tickets (organization_id, site_id, visitor_id, ticket_number, subject, description,
-         status, priority, source, customer_name, customer_email, assigned_agent_id)
-       VALUES ($1, $2, $3, $4, $5, $6, 'open', $7, $8, $9, $10, $11)
-       RETURNING ${COLUMNS}`,
+      query<TicketRow>`INSERT INTO tickets (organization_id, site_id, visitor_id, ticket_number, subject, description,
+         status, priority, source, customer_name, customer_email, assigned_agent_id, conversation_id)
+       VALUES ($1, $2, $3, $4, $5, $6, 'open', $7, $8, $9, $10, $11, $12)
+       RETURNING id, site_id, visitor_id, ticket_number, subject, status, priority, source, customer_name, customer_email, assigned_agent_id, created_at, updated_at, organization_id, description, conversation_id`,
       [
         organizationId,
         ticket.siteId,
@@ -158,6 +170,7 @@ export class TicketsRepository {
         ticket.customerName,
         ticket.customerEmail,
         ticket.assignedAgentId,
+        ticket.conversationId ?? null,
       ],
     );
     return rows[0];
@@ -169,9 +182,9 @@ export class TicketsRepository {
     organizationId: string,
     ticketId: string,
   ): Promise<TicketRow | undefined> {
-    const rows = await sql<TicketRow>(
+    const rows = await sql(
       manager,
-      `SELECT ${COLUMNS} FROM tickets WHERE organization_id = $1 AND id = $2 FOR UPDATE`,
+      query<TicketRow>`SELECT id, site_id, visitor_id, ticket_number, subject, status, priority, source, customer_name, customer_email, assigned_agent_id, created_at, updated_at, organization_id, description, conversation_id FROM tickets WHERE organization_id = $1 AND id = $2 FOR UPDATE`,
       [organizationId, ticketId],
     );
     return rows[0];
@@ -204,12 +217,14 @@ export class TicketsRepository {
       authorId: string | null;
       body: string;
       isInternal: boolean;
+      senderMismatch?: boolean;
     },
   ): Promise<TicketCommentRow> {
-    const rows = await sql<TicketCommentRow>(
+    const rows = await sql(
       manager,
-      `INSERT INTO ticket_comments (organization_id, ticket_id, author_type, author_id, body, is_internal)
-       VALUES ($1, $2, $3, $4, $5, $6) RETURNING ${COMMENT_COLUMNS}`,
+      query<TicketCommentRow>`INSERT INTO ticket_comments (organization_id, ticket_id, author_type, author_id, body, is_internal,
+         sender_mismatch)
+       VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING id, body, is_internal, author_type, author_id, sender_mismatch, created_at`,
       [
         organizationId,
         comment.ticketId,
@@ -217,6 +232,7 @@ export class TicketsRepository {
         comment.authorId,
         comment.body,
         comment.isInternal,
+        comment.senderMismatch ?? false,
       ],
     );
     return rows[0];
@@ -224,12 +240,58 @@ export class TicketsRepository {
 
   /** The site's id when `siteId` is a site of the organization; without it, the first (lowest id). */
   async siteOf(organizationId: string, siteId?: string): Promise<string | undefined> {
-    const rows = await sql<{ id: string }>(
+    const rows = await sql(
       this.dataSource,
-      `SELECT id FROM sites WHERE organization_id = $1 AND ($2::bigint IS NULL OR id = $2)
+      query<{
+        id: string;
+      }>`SELECT id FROM sites WHERE organization_id = $1 AND ($2::bigint IS NULL OR id = $2)
        ORDER BY id LIMIT 1`,
       [organizationId, siteId ?? null],
     );
     return rows[0]?.id;
+  }
+
+  /** Adds lines to a ticket's history, in the transaction of the change they record. */
+  async insertActivity(
+    manager: EntityManager,
+    organizationId: string,
+    ticketId: string,
+    actor: TicketActor,
+    entries: { kind: TicketActivityKind; from: string | null; to: string | null }[],
+  ): Promise<void> {
+    if (entries.length === 0) return;
+    // The entries as parallel arrays, in their order (ORDINALITY), which is the history's.
+    await sql(
+      manager,
+      query`INSERT INTO ticket_activity
+         (organization_id, ticket_id, kind, from_value, to_value, actor_type, actor_id)
+       SELECT $1, $2, kind, from_value, to_value, $3, $4
+         FROM unnest($5::text[], $6::text[], $7::text[]) WITH ORDINALITY
+           AS e (kind, from_value, to_value, position)
+        ORDER BY position`,
+      [
+        organizationId,
+        ticketId,
+        actor.type,
+        actor.userId,
+        entries.map((entry) => entry.kind),
+        entries.map((entry) => entry.from),
+        entries.map((entry) => entry.to),
+      ],
+    );
+  }
+
+  /** A ticket's history, oldest first (a few lines per ticket; bounded all the same). */
+  activity(
+    executor: EntityManager | DataSource,
+    organizationId: string,
+    ticketId: string,
+  ): Promise<TicketActivityRow[]> {
+    return sql(
+      executor,
+      query<TicketActivityRow>`SELECT id, kind, from_value, to_value, actor_type, actor_id, created_at FROM ticket_activity
+       WHERE organization_id = $1 AND ticket_id = $2 ORDER BY id LIMIT 500`,
+      [organizationId, ticketId],
+    );
   }
 }

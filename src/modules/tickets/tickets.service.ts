@@ -2,20 +2,29 @@ import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { AppError } from '../../common/errors/app-error';
 import { AgentsService } from '../agents/agents.service';
+import { ConversationsService } from '../conversations/conversations.service';
 import { OrganizationsService } from '../organizations/organizations.service';
 import { OutboxService } from '../outbox/outbox.service';
 import type { DomainEvent } from '../outbox/domain-event';
-import type { VisitorRow } from '../visitors/visitors.repository';
 import { VisitorsService } from '../visitors/visitors.service';
 import { assigneeOf } from './ticket-assignee';
 import { ticketEvents } from './ticket-events';
+import { TicketPushes } from './ticket-pushes';
 import {
   type TicketFilter,
   type TicketPriority,
   type TicketRow,
   type TicketSource,
+  type TicketActor,
 } from './ticket-rows';
 import { TicketsRepository } from './tickets.repository';
+import {
+  toTicketCommentRecord,
+  toTicketRecord,
+  type TicketRecord,
+  type TicketThreadRecord,
+} from './ticket-record';
+import { CustomerHistoryRepository } from './customer-history.repository';
 
 /**
  * A ticket filed through the public API or the agent desk (only the desk may assign it). A null
@@ -30,6 +39,8 @@ export interface CreateTicketInput {
   customer_name?: string | null;
   customer_email?: string | null;
   assigned_agent_id?: number | null;
+  /** The desk only: the conversation the ticket is made from. */
+  conversation_id?: number;
 }
 
 /** A ticket a visitor raises from the widget: filed under the widget's site, linked to the visitor. */
@@ -54,6 +65,9 @@ interface TicketDraft {
   customerName?: string;
   customerEmail?: string;
   assignedAgentId?: number;
+  /** Who files it: recorded as the first line of its history. */
+  actor: TicketActor;
+  conversationId?: string;
 }
 
 const optionalId = (value: number | null | undefined): string | undefined =>
@@ -69,9 +83,12 @@ export class TicketsService {
     private readonly tickets: TicketsRepository,
     private readonly agents: AgentsService,
     private readonly visitors: VisitorsService,
+    private readonly conversations: ConversationsService,
     private readonly organizations: OrganizationsService,
     private readonly outbox: OutboxService,
     private readonly dataSource: DataSource,
+    private readonly pushes: TicketPushes,
+    private readonly history: CustomerHistoryRepository,
   ) {}
 
   page(organizationId: string, filter: TicketFilter, page: { perPage: number; offset: number }) {
@@ -87,11 +104,45 @@ export class TicketsService {
     return this.tickets.summaryPage(organizationId, filter, page);
   }
 
-  async get(organizationId: string, ticketId: string) {
+  /** The ticket with its comments, oldest first, as the other features read it; else 404. */
+  async get(organizationId: string, ticketId: string): Promise<TicketThreadRecord> {
     const ticket = await this.tickets.find(organizationId, ticketId);
     if (!ticket) throw AppError.notFound();
     const comments = await this.tickets.comments(this.dataSource.manager, organizationId, ticketId);
-    return { ticket, comments };
+    return { ticket: toTicketRecord(ticket), comments: comments.map(toTicketCommentRecord) };
+  }
+
+  /** The ticket's rows with its comments and its history, for this feature's own answers. */
+  async detail(organizationId: string, ticketId: string) {
+    const ticket = await this.tickets.find(organizationId, ticketId);
+    if (!ticket) throw AppError.notFound();
+    const [comments, activity] = await Promise.all([
+      this.tickets.comments(this.dataSource.manager, organizationId, ticketId),
+      this.tickets.activity(this.dataSource, organizationId, ticketId),
+    ]);
+    return { ticket, comments, activity };
+  }
+
+  /**
+   * The ticket's customer elsewhere: their other tickets and their chats, found by the ticket's
+   * visitor and by its address (the ticket's customer address, else its visitor's).
+   */
+  async customerHistory(organizationId: string, ticketId: string) {
+    const ticket = await this.tickets.find(organizationId, ticketId);
+    if (!ticket) throw AppError.notFound();
+    const visitorEmail =
+      ticket.customer_email === null && ticket.visitor_id !== null
+        ? (await this.visitors.get(organizationId, ticket.visitor_id)).email
+        : null;
+    const customer = {
+      visitorId: ticket.visitor_id,
+      email: ticket.customer_email ?? visitorEmail ?? null,
+    };
+    const [tickets, conversations] = await Promise.all([
+      this.history.tickets(organizationId, customer, ticketId),
+      this.history.conversations(organizationId, customer),
+    ]);
+    return { customer, tickets, conversations };
   }
 
   /**
@@ -99,32 +150,44 @@ export class TicketsService {
    * `customer_name` and `customer_email` only when no visitor is linked (the spec): a linked
    * visitor's own name and email are the customer's. The desk's agent may correct them.
    */
-  create(
+  async create(
     organizationId: string,
     input: CreateTicketInput,
     source: 'api' | 'dashboard',
+    actor: TicketActor,
   ): Promise<TicketRow> {
     const linked = source === 'api' && input.visitor_id !== undefined && input.visitor_id !== null;
+    const chat =
+      input.conversation_id === undefined
+        ? undefined
+        : await this.conversationOf(organizationId, String(input.conversation_id));
     return this.open(organizationId, {
       source,
       subject: input.subject,
       description: input.description,
       priority: input.priority ?? undefined,
-      siteId: optionalId(input.site_id),
-      visitorId: optionalId(input.visitor_id),
+      // A chat turned into a ticket: its site and visitor unless the agent chose others.
+      siteId: optionalId(input.site_id) ?? chat?.siteId,
+      visitorId: optionalId(input.visitor_id) ?? chat?.visitorId,
+      conversationId: chat?.id,
       customerName: linked ? undefined : (input.customer_name ?? undefined),
       customerEmail: linked ? undefined : (input.customer_email ?? undefined),
       assignedAgentId: input.assigned_agent_id ?? undefined,
+      actor,
     });
   }
 
   /** A ticket a visitor raises from the widget (`widget`), linked to that visitor. */
   createFromWidget(organizationId: string, input: WidgetTicketInput): Promise<TicketRow> {
-    return this.open(organizationId, { source: 'widget', ...input });
+    return this.open(organizationId, {
+      source: 'widget',
+      ...input,
+      actor: { type: 'customer', userId: null },
+    });
   }
 
   /** A ticket from a mail to an email inbox (`email`), the sender as the customer. */
-  createFromEmail(
+  async createFromEmail(
     organizationId: string,
     input: {
       siteId: string;
@@ -133,8 +196,14 @@ export class TicketsService {
       customerName?: string;
       customerEmail: string;
     },
-  ): Promise<TicketRow> {
-    return this.open(organizationId, { source: 'email', ...input });
+  ): Promise<TicketRecord> {
+    return toTicketRecord(
+      await this.open(organizationId, {
+        source: 'email',
+        ...input,
+        actor: { type: 'customer', userId: null },
+      }),
+    );
   }
 
   /**
@@ -152,6 +221,7 @@ export class TicketsService {
         draft.siteId === undefined
           ? 'The organization has no site to file the ticket under.'
           : 'The selected site_id is not a site of this organization.',
+        draft.siteId === undefined ? 'organization_has_no_site' : 'site_not_in_organization',
       );
     }
     const visitor =
@@ -164,7 +234,7 @@ export class TicketsService {
         : await assigneeOf(this.agents, organizationId, draft.assignedAgentId);
 
     const ticketNumber = await this.tickets.nextNumber(organizationId);
-    return this.dataSource.transaction(async (manager) => {
+    const filed = await this.dataSource.transaction(async (manager) => {
       const ticket = await this.tickets.insert(manager, organizationId, {
         siteId,
         visitorId: visitor?.id ?? null,
@@ -178,16 +248,41 @@ export class TicketsService {
         customerName: draft.customerName ?? visitor?.name ?? null,
         customerEmail: draft.customerEmail ?? visitor?.email ?? null,
         assignedAgentId,
+        conversationId: draft.conversationId ?? null,
       });
       const events: DomainEvent[] = [ticketEvents.created(ticket)];
       if (assignedAgentId !== null) events.push(ticketEvents.assigned(ticket, null));
       await this.outbox.publish(manager, ...events);
+      await this.tickets.insertActivity(manager, organizationId, ticket.id, draft.actor, [
+        { kind: 'created', from: null, to: ticket.status },
+        ...(assignedAgentId === null
+          ? []
+          : [{ kind: 'assignee' as const, from: null, to: assignedAgentId }]),
+      ]);
       return ticket;
     });
+    await this.pushes.announce(organizationId, filed.id, 'created', draft.actor, filed);
+    return filed;
+  }
+
+  /** A conversation of the organization, or 422 on `conversation_id`. */
+  private async conversationOf(organizationId: string, conversationId: string) {
+    try {
+      return await this.conversations.get(organizationId, conversationId);
+    } catch (error) {
+      if (error instanceof AppError && error.code === 'not_found') {
+        throw AppError.invalid(
+          'conversation_id',
+          'The selected conversation_id is not a conversation of this organization.',
+          'conversation_not_in_organization',
+        );
+      }
+      throw error;
+    }
   }
 
   /** A visitor of the organization, or 422 on `visitor_id`. */
-  private async visitorOf(organizationId: string, visitorId: string): Promise<VisitorRow> {
+  private async visitorOf(organizationId: string, visitorId: string) {
     try {
       return await this.visitors.get(organizationId, visitorId);
     } catch (error) {
@@ -195,6 +290,7 @@ export class TicketsService {
         throw AppError.invalid(
           'visitor_id',
           'The selected visitor_id is not a visitor of this organization.',
+          'visitor_not_in_organization',
         );
       }
       throw error;

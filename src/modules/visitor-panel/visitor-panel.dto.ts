@@ -6,6 +6,26 @@ class CurrentPageDto {
   @ApiProperty({ type: String, nullable: true }) title!: string | null;
 }
 
+class SeenPageDto {
+  @ApiProperty() url!: string;
+  @ApiProperty({ type: String, nullable: true }) title!: string | null;
+  @ApiProperty({ format: 'date-time' }) seen_at!: string;
+}
+
+class BrowserDto {
+  @ApiProperty({ type: String, nullable: true, example: 'Chrome' }) name!: string | null;
+  @ApiProperty({ type: String, nullable: true, example: '131.0.0.0' }) version!: string | null;
+  @ApiProperty({ type: String, nullable: true, example: 'macOS' }) os!: string | null;
+  @ApiProperty({ type: String, nullable: true, example: 'Sonoma' }) os_version!: string | null;
+}
+
+class CustomFieldDto {
+  @ApiProperty() key!: string;
+  @ApiProperty({ description: "The site's label for the field (its key when it has none)" })
+  label!: string;
+  @ApiProperty() value!: string;
+}
+
 class DeviceDto {
   @ApiProperty({ type: String, nullable: true, example: 'ios' }) platform!: string | null;
   @ApiProperty({ type: String, nullable: true }) app_id!: string | null;
@@ -66,15 +86,40 @@ export class VisitorPanelDto {
   })
   custom_fields!: Record<string, unknown>;
   @ApiProperty() pre_chat_submitted!: boolean;
+  @ApiProperty({
+    type: [CustomFieldDto],
+    description: "The custom fields by the site's labels, in the site's order",
+  })
+  custom_field_list!: CustomFieldDto[];
   @ApiProperty({ type: CurrentPageDto, description: 'The page the widget last reported' })
   current_page!: CurrentPageDto;
+  @ApiProperty({
+    type: [SeenPageDto],
+    description: 'The last pages seen, newest first (at most 10)',
+  })
+  pages_seen!: SeenPageDto[];
+  @ApiProperty({ type: String, nullable: true, description: 'Where the visitor came from' })
+  referrer!: string | null;
+  @ApiProperty({ type: BrowserDto, description: "Parsed from the widget's user agent" })
+  browser!: BrowserDto;
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    example: 'Europe/Berlin',
+    description: "The visitor's time zone, from the widget",
+  })
+  timezone!: string | null;
   @ApiProperty({ type: DeviceDto }) device!: DeviceDto;
   @ApiProperty({ type: String, format: 'date-time', nullable: true }) last_seen_at!: string | null;
   @ApiProperty({ format: 'date-time' }) created_at!: string;
   @ApiProperty({ type: AccountLoginDto }) account_login!: AccountLoginDto;
   @ApiProperty({ type: [PanelConversationDto], description: 'Newest first, at most 50' })
   conversations!: PanelConversationDto[];
-  @ApiProperty({ type: [PanelTicketDto], description: 'Newest first, at most 50' })
+  @ApiProperty({
+    type: [PanelTicketDto],
+    description:
+      "Newest first, at most 50: the visitor's, and those filed under the visitor's address",
+  })
   tickets!: PanelTicketDto[];
   @ApiProperty({ type: [PanelAppointmentDto], description: 'Latest first, at most 50' })
   appointments!: PanelAppointmentDto[];

@@ -1,5 +1,5 @@
 import { BUILTIN_FIELDS, type PreChatField } from '../sites/widget-settings';
-import type { WidgetVisitorRow } from './visitors.repository';
+import type { WidgetVisitorRecord } from './visitor-record';
 import type { VisitorProfileDto } from '../../common/dto/widget-visitor.dto';
 
 type Builtin = (typeof BUILTIN_FIELDS)[number];
@@ -7,14 +7,17 @@ const isBuiltin = (key: string): key is Builtin =>
   (BUILTIN_FIELDS as readonly string[]).includes(key);
 
 /** A pre-chat field's current value: built-in ones are visitor columns, the rest custom fields. */
-function valueOf(visitor: WidgetVisitorRow, field: PreChatField): string | null | undefined {
+function valueOf(visitor: WidgetVisitorRecord, field: PreChatField): string | null | undefined {
   return field.builtin && isBuiltin(field.key)
     ? visitor[field.key]
-    : visitor.custom_fields[field.key];
+    : visitor.customFields[field.key];
 }
 
 /** The required pre-chat fields the visitor has not filled. */
-export function missingFields(visitor: WidgetVisitorRow, fields: PreChatField[]): PreChatField[] {
+export function missingFields(
+  visitor: WidgetVisitorRecord,
+  fields: PreChatField[],
+): PreChatField[] {
   return fields.filter((field) => field.required && !valueOf(visitor, field)?.trim());
 }
 
@@ -30,7 +33,7 @@ export interface AccountLoginState {
 
 /** `visitor_profile` of the widget responses; `login` is the visitor's current account login. */
 export function toVisitorProfile(
-  visitor: WidgetVisitorRow,
+  visitor: WidgetVisitorRecord,
   fields: PreChatField[],
   login?: AccountLoginState,
 ): VisitorProfileDto {
@@ -39,7 +42,7 @@ export function toVisitorProfile(
     email: visitor.email ?? '',
     phone: visitor.phone ?? '',
     profile_complete: missingFields(visitor, fields).length === 0,
-    pre_chat_submitted: visitor.pre_chat_submitted,
+    pre_chat_submitted: visitor.preChatSubmitted,
     account_login: login
       ? {
           logged_in: true,

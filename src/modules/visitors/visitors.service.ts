@@ -5,10 +5,16 @@ import {
   type VisitorContext,
   type VisitorDetailRow,
   type VisitorFilter,
-  type VisitorRow,
   VisitorsRepository,
-  type WidgetVisitorRow,
 } from './visitors.repository';
+import {
+  toVisitorRecord,
+  toWidgetVisitorRecord,
+  type VisitorRecord,
+  type WidgetVisitorRecord,
+} from './visitor-record';
+
+export type { VisitorRecord, WidgetVisitorRecord } from './visitor-record';
 
 @Injectable()
 export class VisitorsService {
@@ -22,10 +28,10 @@ export class VisitorsService {
   }
 
   /** The visitor, if it belongs to the organization; else 404. */
-  async get(organizationId: string, visitorId: string): Promise<VisitorRow> {
+  async get(organizationId: string, visitorId: string): Promise<VisitorRecord> {
     const visitor = await this.visitors.find(organizationId, visitorId);
     if (!visitor) throw AppError.notFound();
-    return visitor;
+    return toVisitorRecord(visitor);
   }
 
   /** The visitor with `conversations_count` and `tickets_count`; else 404. */
@@ -72,32 +78,40 @@ export class VisitorsService {
     context: VisitorContext,
     /** The visitor of a verified session token of this site: resumed while its session lives. */
     sessionVisitorId?: string,
-  ): Promise<WidgetVisitorRow> {
+  ): Promise<WidgetVisitorRecord> {
     if (
       sessionVisitorId !== undefined &&
       (await this.visitors.sessionLive(site.organizationId, sessionVisitorId))
     ) {
-      return this.visitors.resume(manager, site.organizationId, sessionVisitorId, context);
+      return toWidgetVisitorRecord(
+        await this.visitors.resume(manager, site.organizationId, sessionVisitorId, context),
+      );
     }
     if (visitorUid !== undefined) {
       const id = await this.visitors.idByUid(site.organizationId, site.siteId, visitorUid);
-      if (id) return this.visitors.resume(manager, site.organizationId, id, context);
+      if (id) {
+        return toWidgetVisitorRecord(
+          await this.visitors.resume(manager, site.organizationId, id, context),
+        );
+      }
       if (await this.visitors.uidExists(visitorUid)) throw AppError.notFound();
     }
-    return this.visitors.insert(manager, site.organizationId, site.siteId, context);
+    return toWidgetVisitorRecord(
+      await this.visitors.insert(manager, site.organizationId, site.siteId, context),
+    );
   }
 
-  async widgetVisitor(organizationId: string, visitorId: string): Promise<WidgetVisitorRow> {
+  async widgetVisitor(organizationId: string, visitorId: string): Promise<WidgetVisitorRecord> {
     const visitor = await this.visitors.widgetVisitor(
       this.dataSource.manager,
       organizationId,
       visitorId,
     );
     if (!visitor) throw AppError.notFound();
-    return visitor;
+    return toWidgetVisitorRecord(visitor);
   }
 
-  saveProfile(
+  async saveProfile(
     organizationId: string,
     visitorId: string,
     profile: {
@@ -106,7 +120,49 @@ export class VisitorsService {
       phone?: string;
       customFields: Record<string, string>;
     },
-  ): Promise<WidgetVisitorRow> {
-    return this.visitors.saveProfile(organizationId, visitorId, profile);
+  ): Promise<WidgetVisitorRecord> {
+    return toWidgetVisitorRecord(
+      await this.visitors.saveProfile(organizationId, visitorId, profile),
+    );
+  }
+
+  /** Saves the address the visitor gave to be answered at. */
+  async recordConsent(organizationId: string, visitorId: string): Promise<Date> {
+    const at = await this.visitors.recordConsent(organizationId, visitorId);
+    if (!at) throw AppError.notFound();
+    return at;
+  }
+
+  async saveEmail(
+    organizationId: string,
+    visitorId: string,
+    email: string,
+  ): Promise<WidgetVisitorRecord> {
+    const saved = await this.visitors.saveEmail(organizationId, visitorId, email);
+    if (!saved) throw AppError.notFound();
+    return toWidgetVisitorRecord(saved);
+  }
+
+  /** The visitor's page, referrer, browser and time zone, as the widget reports them. */
+  recordContext(
+    manager: EntityManager,
+    organizationId: string,
+    visitorId: string,
+    context: Parameters<VisitorsRepository['recordContext']>[3],
+  ): Promise<boolean> {
+    return this.visitors.recordContext(manager, organizationId, visitorId, context);
+  }
+
+  /** The host page the visitor moved to (the widget's `page` event). */
+  async recordPage(
+    organizationId: string,
+    visitorId: string,
+    page: { url: string; title?: string; referrer?: string },
+  ): Promise<void> {
+    await this.visitors.recordContext(this.dataSource.manager, organizationId, visitorId, {
+      pageUrl: page.url,
+      pageTitle: page.title,
+      referrer: page.referrer,
+    });
   }
 }

@@ -2,8 +2,8 @@ import type { NestExpressApplication } from '@nestjs/platform-express';
 import type { NextFunction, Request, Response } from 'express';
 import { builtFile, NOT_BUILT, webPaths } from './web-assets';
 
-/** Paths that are never the dashboard's: the API, health, real time and the widget's own. */
-const NOT_DASHBOARD = /^\/(api|health|metrics|status\.json|socket\.io|widget|demo)(\/|$|\.)/;
+/** Paths that are never the dashboard's: the API, health, real time, the widget's own and the help centers. */
+const NOT_DASHBOARD = /^\/(api|health|metrics|status\.json|socket\.io|widget|demo|help)(\/|$|\.)/;
 
 const DASHBOARD_CSP = [
   "default-src 'self'",

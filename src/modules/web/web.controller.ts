@@ -58,7 +58,7 @@ export class WebController {
         "style-src 'self' 'unsafe-inline'",
         "object-src 'none'",
         "base-uri 'none'",
-        `frame-ancestors ${frameAncestors(site.allowed_domains)}`,
+        `frame-ancestors ${frameAncestors(site.allowedDomains)}`,
       ].join('; '),
     );
     response.type('html').send(html);

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { sql } from '../../database/sql';
+import { handTyped, query, sql } from '../../database/sql';
 import { Batcher } from '../../common/batcher';
 import type { AttemptOutcome } from './webhook-outcome';
 import type { AttemptRow, ClaimedRow } from './webhook-rows';
@@ -42,9 +42,11 @@ export class WebhookDeliveryRepository {
 
   /** Active endpoints of the organization subscribed to `event`. */
   subscribed(organizationId: string, event: string): Promise<{ id: string }[]> {
-    return sql<{ id: string }>(
+    return sql(
       this.dataSource,
-      `SELECT id FROM webhook_endpoints WHERE organization_id = $1 AND is_active AND $2 = ANY (events)`,
+      query<{
+        id: string;
+      }>`SELECT id FROM webhook_endpoints WHERE organization_id = $1 AND is_active AND $2 = ANY (events)`,
       [organizationId, event],
     );
   }
@@ -59,9 +61,9 @@ export class WebhookDeliveryRepository {
     event: { outboxId: string; type: string; occurredAt: string },
     deliveries: NewDelivery[],
   ): Promise<PendingDelivery[]> {
-    return sql<PendingDelivery>(
+    return sql(
       this.dataSource,
-      `WITH input AS (
+      handTyped<PendingDelivery>`WITH input AS (
          SELECT * FROM unnest($3::uuid[], $4::bigint[], $5::text[]) AS t(id, endpoint_id, body)),
        inserted AS (
          INSERT INTO webhook_deliveries (id, organization_id, endpoint_id, outbox_id, event, body,
@@ -89,9 +91,9 @@ export class WebhookDeliveryRepository {
 
   /** Pending deliveries whose attempt is overdue (their job was lost): the sweeper re-queues them. */
   overdue(olderThanMs: number, limit: number): Promise<PendingDelivery[]> {
-    return sql<PendingDelivery>(
+    return sql(
       this.dataSource,
-      `SELECT id, endpoint_id, attempts FROM webhook_deliveries
+      query<PendingDelivery>`SELECT id, endpoint_id, attempts FROM webhook_deliveries
        WHERE status = 'pending' AND next_attempt_at < now() - $1 * interval '1 millisecond'
        ORDER BY next_attempt_at LIMIT $2`,
       [olderThanMs, limit],
@@ -100,9 +102,9 @@ export class WebhookDeliveryRepository {
 
   /** The endpoint of a delivery (for a job queued without it). */
   async endpointOf(deliveryId: string): Promise<string | undefined> {
-    const rows = await sql<{ endpoint_id: string }>(
+    const rows = await sql(
       this.dataSource,
-      `SELECT endpoint_id FROM webhook_deliveries WHERE id = $1`,
+      query<{ endpoint_id: string }>`SELECT endpoint_id FROM webhook_deliveries WHERE id = $1`,
       [deliveryId],
     );
     return rows[0]?.endpoint_id;
@@ -122,9 +124,9 @@ export class WebhookDeliveryRepository {
   private async claimAll(
     items: { deliveryId: string; claimant: string; leaseMs: number }[],
   ): Promise<(ClaimedRow | undefined)[]> {
-    const rows = await sql<ClaimedRow>(
+    const rows = await sql(
       this.dataSource,
-      `UPDATE webhook_deliveries d
+      query<ClaimedRow>`UPDATE webhook_deliveries d
        SET next_attempt_at = now() + c.lease_ms * interval '1 millisecond', claimed_by = c.claimant
        FROM unnest($1::uuid[], $2::text[], $3::int[]) AS c(id, claimant, lease_ms),
          webhook_endpoints e
@@ -160,7 +162,7 @@ export class WebhookDeliveryRepository {
   private async recordSuccesses(items: (AttemptRow & { endpointId: string })[]): Promise<void[]> {
     await sql(
       this.dataSource,
-      `WITH quick AS (SELECT set_config('synchronous_commit', 'off', true)),
+      query`WITH quick AS (SELECT set_config('synchronous_commit', 'off', true)),
        input AS (
          SELECT * FROM unnest($1::uuid[], $2::int[], $3::timestamptz[], $4::int[], $5::int[],
            $6::text[]) AS t(delivery_id, attempt, started_at, duration_ms, status_code, excerpt)),
@@ -200,10 +202,10 @@ export class WebhookDeliveryRepository {
     decide: (failingSince: Date | null) => AttemptOutcome,
   ): Promise<AttemptOutcome> {
     return this.dataSource.transaction(async (manager) => {
-      await manager.query(`SET LOCAL synchronous_commit = off`);
+      await sql(manager, query`SET LOCAL synchronous_commit = off`);
       await sql(
         manager,
-        `INSERT INTO webhook_attempts (delivery_id, attempt, started_at, duration_ms, status_code,
+        query`INSERT INTO webhook_attempts (delivery_id, attempt, started_at, duration_ms, status_code,
            response_excerpt, error)
          VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (delivery_id, attempt) DO NOTHING`,
         [
@@ -217,19 +219,25 @@ export class WebhookDeliveryRepository {
         ],
       );
       // Written only when the streak really starts, so failures of one endpoint do not queue up
-      // on its row.
-      const started = await sql<{ failing_since: Date | null }>(
+      // on its row; and only by an attempt whose delivery is still pending: a late failure of an
+      // attempt handed back at a stop, which another instance has delivered since, says nothing
+      // about the endpoint now.
+      const started = await sql(
         manager,
-        `UPDATE webhook_endpoints SET failing_since = now()
-         WHERE id = $1 AND failing_since IS NULL RETURNING failing_since`,
-        [endpointId],
+        query<{ failing_since: Date | null }>`UPDATE webhook_endpoints SET failing_since = now()
+         WHERE id = $1 AND failing_since IS NULL
+           AND EXISTS (SELECT 1 FROM webhook_deliveries WHERE id = $2 AND status = 'pending')
+         RETURNING failing_since`,
+        [endpointId, attempt.delivery_id],
       );
       const streak =
         started[0] ??
         (
-          await sql<{ failing_since: Date | null }>(
+          await sql(
             manager,
-            `SELECT failing_since FROM webhook_endpoints WHERE id = $1`,
+            query<{
+              failing_since: Date | null;
+            }>`SELECT failing_since FROM webhook_endpoints WHERE id = $1`,
             [endpointId],
           )
         )[0];
@@ -237,7 +245,7 @@ export class WebhookDeliveryRepository {
       if (outcome.status === 'failed' && outcome.disable) {
         await sql(
           manager,
-          `UPDATE webhook_endpoints SET is_active = false, disabled_at = now(),
+          query`UPDATE webhook_endpoints SET is_active = false, disabled_at = now(),
              disabled_reason = $2, updated_at = now() WHERE id = $1`,
           [endpointId, outcome.disable],
         );
@@ -262,6 +270,11 @@ export class WebhookDeliveryRepository {
     });
   }
 
+  /**
+   * Settles a delivery still pending. One already settled stays as it is: an attempt that failed
+   * late (its process was stopping and had handed the job back, another instance delivered it
+   * meanwhile) must not turn a success back into a retry, which would send the event again.
+   */
   private async settle(
     executor: Parameters<typeof sql>[0],
     deliveryId: string,
@@ -274,10 +287,10 @@ export class WebhookDeliveryRepository {
   ): Promise<void> {
     await sql(
       executor,
-      `UPDATE webhook_deliveries SET attempts = $2, status = $3, last_status_code = $4,
+      query`UPDATE webhook_deliveries SET attempts = $2, status = $3, last_status_code = $4,
          next_attempt_at = now() + $5 * interval '1 millisecond',
          completed_at = CASE WHEN $3 = 'pending' THEN NULL ELSE now() END
-       WHERE id = $1`,
+       WHERE id = $1 AND status = 'pending'`,
       [deliveryId, outcome.attempts, outcome.status, outcome.statusCode, outcome.retryInMs],
     );
   }

@@ -1,4 +1,4 @@
-/** The eleven events an endpoint can subscribe to: the public half of the domain events. */
+/** The twelve events an endpoint can subscribe to: the public half of the domain events. */
 export { WEBHOOK_EVENTS, type WebhookEvent } from '../outbox/events/catalogue';
 
 /** The event of a test delivery (`POST /api/agent/webhooks/{id}/test`). */

@@ -14,11 +14,14 @@ export interface EndpointRow {
   updated_at: Date;
 }
 
+/** Where a delivery stands (`webhook_deliveries.status`). */
+export type DeliveryStatus = 'pending' | 'succeeded' | 'failed';
+
 export interface DeliveryRow {
   id: string;
   endpoint_id: string;
   event: string;
-  status: 'pending' | 'succeeded' | 'failed';
+  status: DeliveryStatus;
   attempts: number;
   next_attempt_at: Date | null;
   last_status_code: number | null;

@@ -1,3 +1,4 @@
+import { BoundedMap } from '../../common/bounded-map';
 import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import http from 'node:http';
 import https from 'node:https';
@@ -60,7 +61,7 @@ function guardedLookup(allowInsecure: boolean) {
   };
 }
 
-const agents = new Map<string, http.Agent>();
+const agents = new BoundedMap<string, http.Agent>(MAX_AGENTS);
 
 /**
  * A keep-alive agent per origin: consecutive deliveries to an endpoint reuse its connections
@@ -70,15 +71,12 @@ const agents = new Map<string, http.Agent>();
 function agentFor(target: URL, allowInsecure: boolean): http.Agent {
   const key = `${target.origin} ${allowInsecure}`;
   let agent = agents.get(key);
-  if (agent) {
-    agents.delete(key);
-  } else {
+  if (!agent) {
     const options = { keepAlive: true, maxFreeSockets: MAX_FREE_SOCKETS, timeout: IDLE_SOCKET_MS };
     agent = target.protocol === 'https:' ? new https.Agent(options) : new http.Agent(options);
   }
+  // The newest last; a forgotten agent's idle connections close on their own after IDLE_SOCKET_MS.
   agents.set(key, agent);
-  // A forgotten agent's idle connections close on their own after IDLE_SOCKET_MS.
-  if (agents.size > MAX_AGENTS) agents.delete(agents.keys().next().value as string);
   return agent;
 }
 

@@ -15,6 +15,7 @@ import { PageMetaDto } from '../../common/http/pagination';
 import { EnvelopeDto } from '../../common/openapi/envelope.dto';
 import { WEBHOOK_EVENTS } from './webhook-events';
 import type { AttemptRow, DeliveryRow, EndpointRow } from './webhooks.repository';
+import { iso } from '../../common/time/iso';
 
 const URL_OPTIONS = { require_tld: false, require_protocol: true, protocols: ['http', 'https'] };
 
@@ -144,8 +145,6 @@ export class WebhookDeliveryPageDto extends PageMetaDto {
 export class WebhookDeliveryResponseDto extends EnvelopeDto {
   @ApiProperty({ type: WebhookDeliveryDto }) data!: WebhookDeliveryDto;
 }
-
-const iso = (value: Date | null) => (value ? new Date(value).toISOString() : null);
 
 export function toEndpointDto(row: EndpointRow): WebhookEndpointDto {
   return {

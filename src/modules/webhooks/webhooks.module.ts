@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { AuditModule } from '../audit/audit.module';
 import { OutboxModule } from '../outbox/outbox.module';
 import { WebhookDeliverer } from './webhook-deliverer';
 import { WebhookDeliveryRepository } from './webhook-delivery.repository';
@@ -10,7 +11,7 @@ import { WebhooksService } from './webhooks.service';
 
 /** Outgoing webhooks; the delivery worker runs where workers run (QueueWorkers). */
 @Module({
-  imports: [OutboxModule],
+  imports: [AuditModule, OutboxModule],
   controllers: [WebhooksController],
   providers: [
     WebhooksRepository,

@@ -1,14 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { pageOf, sql } from '../../database/sql';
+import { pageOf, query, sql, type SqlExecutor } from '../../database/sql';
 import type { AttemptRow, DeliveryRow, EndpointRow } from './webhook-rows';
 
 export type { AttemptRow, DeliveryRow, EndpointRow } from './webhook-rows';
-
-const ENDPOINT =
-  'id, organization_id, url, description, events, is_active, secret_prefix, disabled_at, disabled_reason, created_at, updated_at';
-const DELIVERY =
-  'id, endpoint_id, event, status, attempts, next_attempt_at, last_status_code, created_at, completed_at';
 
 /**
  * An organization's webhook endpoints and the log of their deliveries, as the agent API manages
@@ -19,7 +14,9 @@ const DELIVERY =
 export class WebhooksRepository {
   constructor(private readonly dataSource: DataSource) {}
 
+  /** Inside the caller's transaction (the count and its lock hold until it ends). */
   async insertEndpoint(
+    manager: SqlExecutor,
     organizationId: string,
     endpoint: {
       url: string;
@@ -32,55 +29,64 @@ export class WebhooksRepository {
     },
     max: number,
   ): Promise<EndpointRow | undefined> {
-    return this.dataSource.transaction(async (manager) => {
-      // One creation per organization at a time, so two at once cannot both pass the count.
-      await sql(manager, `SELECT pg_advisory_xact_lock(7008, hashint8($1::bigint))`, [
+    // One creation per organization at a time, so two at once cannot both pass the count.
+    await sql(
+      manager,
+      query<{
+        pg_advisory_xact_lock: void | null;
+      }>`SELECT pg_advisory_xact_lock(7008, hashint8($1::bigint))`,
+      [organizationId],
+    );
+    const [{ count }] = await sql(
+      manager,
+      query<{
+        count: number;
+      }>`SELECT count(*)::int AS count FROM webhook_endpoints WHERE organization_id = $1`,
+      [organizationId],
+    );
+    if (count >= max) return undefined;
+    const rows = await sql(
+      manager,
+      query<EndpointRow>`INSERT INTO webhook_endpoints (organization_id, url, description, events, is_active,
+       secret_sealed, secret_prefix, created_by_user_id)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING id, organization_id, url, description, events, is_active, secret_prefix, disabled_at, disabled_reason, created_at, updated_at`,
+      [
         organizationId,
-      ]);
-      const [{ count }] = await sql<{ count: number }>(
-        manager,
-        `SELECT count(*)::int AS count FROM webhook_endpoints WHERE organization_id = $1`,
-        [organizationId],
-      );
-      if (count >= max) return undefined;
-      const rows = await sql<EndpointRow>(
-        manager,
-        `INSERT INTO webhook_endpoints (organization_id, url, description, events, is_active,
-         secret_sealed, secret_prefix, created_by_user_id)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING ${ENDPOINT}`,
-        [
-          organizationId,
-          endpoint.url,
-          endpoint.description,
-          endpoint.events,
-          endpoint.isActive,
-          endpoint.secretSealed,
-          endpoint.secretPrefix,
-          endpoint.createdBy,
-        ],
-      );
-      return rows[0];
-    });
+        endpoint.url,
+        endpoint.description,
+        endpoint.events,
+        endpoint.isActive,
+        endpoint.secretSealed,
+        endpoint.secretPrefix,
+        endpoint.createdBy,
+      ],
+    );
+    return rows[0];
   }
 
   pageEndpoints(organizationId: string, page: { perPage: number; offset: number }) {
-    return pageOf<EndpointRow>(
+    return pageOf(
       this.dataSource,
       {
-        columns: ENDPOINT,
-        from: 'webhook_endpoints',
-        where: 'organization_id = $1',
-        parameters: [organizationId],
-        orderBy: 'id DESC',
+        rows: query<EndpointRow>`SELECT id, organization_id, url, description, events, is_active, secret_prefix, disabled_at, disabled_reason, created_at, updated_at FROM webhook_endpoints
+          WHERE organization_id = $1
+          ORDER BY id DESC LIMIT $2 OFFSET $3`,
+        total: query<{ total: string }>`SELECT count(*) AS total FROM webhook_endpoints
+          WHERE organization_id = $1`,
       },
+      [organizationId],
       page,
     );
   }
 
-  async findEndpoint(organizationId: string, endpointId: string): Promise<EndpointRow | undefined> {
-    const rows = await sql<EndpointRow>(
-      this.dataSource,
-      `SELECT ${ENDPOINT} FROM webhook_endpoints WHERE organization_id = $1 AND id = $2`,
+  async findEndpoint(
+    organizationId: string,
+    endpointId: string,
+    executor: SqlExecutor = this.dataSource,
+  ): Promise<EndpointRow | undefined> {
+    const rows = await sql(
+      executor,
+      query<EndpointRow>`SELECT id, organization_id, url, description, events, is_active, secret_prefix, disabled_at, disabled_reason, created_at, updated_at FROM webhook_endpoints WHERE organization_id = $1 AND id = $2`,
       [organizationId, endpointId],
     );
     return rows[0];
@@ -88,13 +94,14 @@ export class WebhooksRepository {
 
   /** Changes what was given; re-activating clears a disabled endpoint's reason and failure streak. */
   async updateEndpoint(
+    executor: SqlExecutor,
     organizationId: string,
     endpointId: string,
     changes: { url?: string; description?: string | null; events?: string[]; isActive?: boolean },
   ): Promise<EndpointRow | undefined> {
-    const rows = await sql<EndpointRow>(
-      this.dataSource,
-      `UPDATE webhook_endpoints SET
+    const rows = await sql(
+      executor,
+      query<EndpointRow>`UPDATE webhook_endpoints SET
          url = COALESCE($3, url),
          description = CASE WHEN $4::boolean THEN $5 ELSE description END,
          events = COALESCE($6, events),
@@ -103,7 +110,7 @@ export class WebhooksRepository {
          disabled_reason = CASE WHEN $7 THEN NULL ELSE disabled_reason END,
          failing_since = CASE WHEN $7 THEN NULL ELSE failing_since END,
          updated_at = now()
-       WHERE organization_id = $1 AND id = $2 RETURNING ${ENDPOINT}`,
+       WHERE organization_id = $1 AND id = $2 RETURNING id, organization_id, url, description, events, is_active, secret_prefix, disabled_at, disabled_reason, created_at, updated_at`,
       [
         organizationId,
         endpointId,
@@ -117,13 +124,17 @@ export class WebhooksRepository {
     return rows[0];
   }
 
-  async deleteEndpoint(organizationId: string, endpointId: string): Promise<boolean> {
+  async deleteEndpoint(
+    executor: SqlExecutor,
+    organizationId: string,
+    endpointId: string,
+  ): Promise<EndpointRow | undefined> {
     const rows = await sql(
-      this.dataSource,
-      `DELETE FROM webhook_endpoints WHERE organization_id = $1 AND id = $2 RETURNING id`,
+      executor,
+      query<EndpointRow>`DELETE FROM webhook_endpoints WHERE organization_id = $1 AND id = $2 RETURNING id, organization_id, url, description, events, is_active, secret_prefix, disabled_at, disabled_reason, created_at, updated_at`,
       [organizationId, endpointId],
     );
-    return rows.length > 0;
+    return rows[0];
   }
 
   /** A delivery of no outbox event (a test ping), due now. */
@@ -139,7 +150,7 @@ export class WebhooksRepository {
   ): Promise<void> {
     await sql(
       this.dataSource,
-      `INSERT INTO webhook_deliveries (id, organization_id, endpoint_id, event, body,
+      query`INSERT INTO webhook_deliveries (id, organization_id, endpoint_id, event, body,
          event_created_at, next_attempt_at)
        SELECT $1::uuid, organization_id, id, $3::text, $4::text, $5::timestamptz, now()
        FROM webhook_endpoints
@@ -160,23 +171,24 @@ export class WebhooksRepository {
     endpointId: string,
     page: { perPage: number; offset: number },
   ) {
-    return pageOf<DeliveryRow>(
+    return pageOf(
       this.dataSource,
       {
-        columns: DELIVERY,
-        from: 'webhook_deliveries',
-        where: 'organization_id = $1 AND endpoint_id = $2',
-        parameters: [organizationId, endpointId],
-        orderBy: 'created_at DESC, id',
+        rows: query<DeliveryRow>`SELECT id, endpoint_id, event, status, attempts, next_attempt_at, last_status_code, created_at, completed_at FROM webhook_deliveries
+          WHERE organization_id = $1 AND endpoint_id = $2
+          ORDER BY created_at DESC, id LIMIT $3 OFFSET $4`,
+        total: query<{ total: string }>`SELECT count(*) AS total FROM webhook_deliveries
+          WHERE organization_id = $1 AND endpoint_id = $2`,
       },
+      [organizationId, endpointId],
       page,
     );
   }
 
   attemptsOf(organizationId: string, deliveryIds: string[]): Promise<AttemptRow[]> {
-    return sql<AttemptRow>(
+    return sql(
       this.dataSource,
-      `SELECT a.delivery_id, a.attempt, a.started_at, a.duration_ms, a.status_code,
+      query<AttemptRow>`SELECT a.delivery_id, a.attempt, a.started_at, a.duration_ms, a.status_code,
          a.response_excerpt, a.error
        FROM webhook_attempts a JOIN webhook_deliveries d ON d.id = a.delivery_id
        WHERE d.organization_id = $1 AND a.delivery_id = ANY ($2::uuid[])
@@ -190,9 +202,9 @@ export class WebhooksRepository {
     endpointId: string,
     deliveryId: string,
   ): Promise<DeliveryRow | undefined> {
-    const rows = await sql<DeliveryRow>(
+    const rows = await sql(
       this.dataSource,
-      `SELECT ${DELIVERY} FROM webhook_deliveries
+      query<DeliveryRow>`SELECT id, endpoint_id, event, status, attempts, next_attempt_at, last_status_code, created_at, completed_at FROM webhook_deliveries
        WHERE organization_id = $1 AND endpoint_id = $2 AND id = $3`,
       [organizationId, endpointId, deliveryId],
     );
@@ -201,9 +213,11 @@ export class WebhooksRepository {
 
   /** A manual redelivery: pending again, due now; its attempts keep counting. */
   async reopen(organizationId: string, deliveryId: string): Promise<number> {
-    const rows = await sql<{ attempts: number }>(
+    const rows = await sql(
       this.dataSource,
-      `UPDATE webhook_deliveries SET status = 'pending', next_attempt_at = now(), completed_at = NULL
+      query<{
+        attempts: number;
+      }>`UPDATE webhook_deliveries SET status = 'pending', next_attempt_at = now(), completed_at = NULL
        WHERE organization_id = $1 AND id = $2 RETURNING attempts`,
       [organizationId, deliveryId],
     );

@@ -9,6 +9,7 @@ import {
   IsUUID,
   MaxLength,
 } from 'class-validator';
+import { IsTimeZone } from '../../common/http/validators';
 import { VisitorProfileDto, WidgetVisitorBodyDto } from '../../common/dto/widget-visitor.dto';
 import { EnvelopeDto } from '../../common/openapi/envelope.dto';
 import { WidgetConfigDto } from '../sites/widget-config.dto';
@@ -43,6 +44,24 @@ export class WidgetInitDto {
   @IsString()
   @MaxLength(500)
   page_title?: string;
+
+  @ApiPropertyOptional({
+    example: 'https://www.google.com/',
+    maxLength: 2048,
+    description: "Where the visitor came to the site from (the host page's referrer)",
+  })
+  @IsOptional()
+  @IsString()
+  @MaxLength(2048)
+  referrer?: string;
+
+  @ApiPropertyOptional({
+    example: 'Europe/Berlin',
+    description: "The visitor's time zone (IANA), for their local time in the agents' panel",
+  })
+  @IsOptional()
+  @IsTimeZone()
+  timezone?: string;
 
   @ApiPropertyOptional({ example: 'Ada Lovelace', maxLength: 255 })
   @IsOptional()
@@ -116,6 +135,14 @@ export class WidgetInitResponseDto extends EnvelopeDto {
   @ApiProperty({ type: WidgetConfigDto }) widget_config!: WidgetConfigDto;
   @ApiProperty({ type: VisitorProfileDto }) visitor_profile!: VisitorProfileDto;
   @ApiProperty({
+    type: String,
+    format: 'date-time',
+    nullable: true,
+    description:
+      "When the visitor agreed to the site's consent text (`widget_config.consent`); null: not yet",
+  })
+  consented_at!: string | null;
+  @ApiProperty({
     description:
       "Agent and bot messages of the visitor's conversations past its read position (the launcher badge)",
   })
@@ -151,6 +178,32 @@ export class WidgetProfileDto extends WidgetVisitorBodyDto {
   custom_fields?: Record<string, unknown>;
 }
 
+export class WidgetEmailDto {
+  @ApiProperty({ maxLength: 255, example: 'ada@example.com' })
+  @IsEmail({}, { message: 'email must be an email address' })
+  @MaxLength(255)
+  email!: string;
+}
+
 export class VisitorProfileResponseDto extends EnvelopeDto {
   @ApiProperty({ type: VisitorProfileDto }) visitor_profile!: VisitorProfileDto;
+}
+
+/* The widget session's own answers: the consent record and the ended session. */
+
+class SessionEndedDto {
+  @ApiProperty({ enum: [true] }) ended!: boolean;
+}
+
+export class ConsentDto {
+  @ApiProperty({ format: 'date-time', description: 'When the visitor first agreed' })
+  consented_at!: string;
+}
+
+export class ConsentResponseDto extends EnvelopeDto {
+  @ApiProperty({ type: ConsentDto }) data!: ConsentDto;
+}
+
+export class SessionEndedResponseDto extends EnvelopeDto {
+  @ApiProperty({ type: SessionEndedDto }) data!: SessionEndedDto;
 }

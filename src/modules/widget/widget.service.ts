@@ -3,6 +3,7 @@ import { DataSource } from 'typeorm';
 import type { VisitorPrincipal, WidgetPrincipal } from '../../common/auth/auth.types';
 import { AppError } from '../../common/errors/app-error';
 import { AgentsService } from '../agents/agents.service';
+import { ConversationMailService } from '../conversation-mail/conversation-mail.service';
 import { AccountLoginService } from '../account-login/account-login.service';
 import { WidgetSessionService } from '../auth/widget-session.service';
 import { VisitorChatService } from '../conversations/visitor-chat.service';
@@ -27,6 +28,7 @@ export class WidgetService {
     private readonly agents: AgentsService,
     private readonly dataSource: DataSource,
     private readonly realtime: RealtimeService,
+    private readonly conversationMail: ConversationMailService,
   ) {}
 
   /**
@@ -40,13 +42,21 @@ export class WidgetService {
     input: WidgetInitDto,
     country?: string,
     sessionToken?: string,
+    userAgent?: string,
   ) {
     if (input.platform !== undefined) {
       if (!input.app_id) {
-        throw AppError.invalid('app_id', 'The app_id field is required when platform is present.');
+        throw AppError.invalid(
+          'app_id',
+          'The app_id field is required when platform is present.',
+          'required',
+        );
       }
       if (!appAllowed(widget.allowedDomains, input.app_id)) {
-        throw AppError.forbidden("This app is not in the site's allowed domains.");
+        throw AppError.forbidden(
+          "This app is not in the site's allowed domains.",
+          'app_not_allowed',
+        );
       }
     }
     const site = await this.sites.get(widget.organizationId, widget.siteId);
@@ -73,6 +83,13 @@ export class WidgetService {
         },
         sessionVisitorId,
       );
+      await this.visitors.recordContext(manager, widget.organizationId, visitor.id, {
+        pageUrl: input.url,
+        pageTitle: input.page_title,
+        referrer: input.referrer || undefined,
+        userAgent: userAgent?.slice(0, 1000),
+        timezone: input.timezone,
+      });
       const conversationId = await this.chat.ensureOpen(
         manager,
         { ...widget, visitorId: visitor.id },
@@ -81,7 +98,7 @@ export class WidgetService {
       return { visitor, conversationId };
     });
     return {
-      visitor_uid: visitor.visitor_uid,
+      visitor_uid: visitor.visitorUid,
       visitor_id: Number(visitor.id),
       session_token: this.sessions.issue({
         visitorId: visitor.id,
@@ -92,11 +109,18 @@ export class WidgetService {
       widget_config: toWidgetConfig(site, await this.agents.anyOnline(widget.organizationId)),
       visitor_profile: toVisitorProfile(
         visitor,
-        withDefaults(site.widget_settings).pre_chat_form.fields,
+        withDefaults(site.widgetSettings).pre_chat_form.fields,
         await this.accountLogin.state({ ...widget, visitorId: visitor.id }),
       ),
       unread_count: await this.chat.unread({ ...widget, visitorId: visitor.id }),
+      consented_at: visitor.consentedAt ? new Date(visitor.consentedAt).toISOString() : null,
     };
+  }
+
+  /** The visitor agreed to the site's consent text: recorded once, with its time. */
+  async consent(visitor: VisitorPrincipal): Promise<{ consented_at: string }> {
+    const at = await this.visitors.recordConsent(visitor.organizationId, visitor.visitorId);
+    return { consented_at: new Date(at).toISOString() };
   }
 
   /**
@@ -118,7 +142,7 @@ export class WidgetService {
    */
   async saveProfile(visitor: VisitorPrincipal, input: WidgetProfileDto) {
     const site = await this.sites.get(visitor.organizationId, visitor.siteId);
-    const fields = withDefaults(site.widget_settings).pre_chat_form.fields;
+    const fields = withDefaults(site.widgetSettings).pre_chat_form.fields;
     const customFields: Record<string, string> = {};
     const errors: Record<string, string[]> = {};
     for (const field of fields.filter((f) => !f.builtin)) {
@@ -130,7 +154,7 @@ export class WidgetService {
         ];
       } else customFields[field.key] = value;
     }
-    if (Object.keys(errors).length > 0) throw AppError.validation(errors);
+    if (Object.keys(errors).length > 0) throw AppError.validation(errors, 'pre_chat_field_invalid');
 
     const current = await this.visitors.widgetVisitor(visitor.organizationId, visitor.visitorId);
     const merged = {
@@ -138,7 +162,7 @@ export class WidgetService {
       name: input.name ?? current.name,
       email: input.email ?? current.email,
       phone: input.phone ?? current.phone,
-      custom_fields: { ...current.custom_fields, ...customFields },
+      customFields: { ...current.customFields, ...customFields },
     };
     const missing = missingFields(merged, fields);
     if (missing.length > 0) {
@@ -146,6 +170,7 @@ export class WidgetService {
         Object.fromEntries(
           missing.map((field) => [errorField(field), [`The ${field.label} field is required.`]]),
         ),
+        'required',
       );
     }
     const saved = await this.visitors.saveProfile(visitor.organizationId, visitor.visitorId, {
@@ -156,6 +181,23 @@ export class WidgetService {
     });
     return {
       visitor_profile: toVisitorProfile(saved, fields, await this.accountLogin.state(visitor)),
+    };
+  }
+
+  /**
+   * "Get notified by email": the address the visitor wants answers at (conversation mails go
+   * there, and on again if the visitor had turned them off). The pre-chat form is not touched.
+   */
+  async saveEmail(visitor: VisitorPrincipal, email: string) {
+    const site = await this.sites.get(visitor.organizationId, visitor.siteId);
+    const saved = await this.visitors.saveEmail(visitor.organizationId, visitor.visitorId, email);
+    await this.conversationMail.resubscribe(visitor.organizationId, visitor.visitorId);
+    return {
+      visitor_profile: toVisitorProfile(
+        saved,
+        withDefaults(site.widgetSettings).pre_chat_form.fields,
+        await this.accountLogin.state(visitor),
+      ),
     };
   }
 }

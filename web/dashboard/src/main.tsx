@@ -5,14 +5,14 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { BrowserRouter } from 'react-router';
 import { ApiError } from './api/client';
-import { keys } from './api/queries';
+import { keys } from './api/keys';
 import { App } from './app/App';
 import { cssVariablesResolver, theme } from './app/theme';
 
 // A 401 anywhere means the session is gone: re-asking "who am I" lets the shell send us to /login.
 const sessionLost = (error: unknown, key?: readonly unknown[]) => {
-  if (error instanceof ApiError && error.status === 401 && key?.[0] !== keys.me[0]) {
-    void queryClient.invalidateQueries({ queryKey: keys.me });
+  if (error instanceof ApiError && error.status === 401 && key?.[0] !== keys.me.all[0]) {
+    void queryClient.invalidateQueries({ queryKey: keys.me.all });
   }
 };
 

@@ -4,6 +4,40 @@
  */
 
 export interface paths {
+    "/api/agent/answer-bot/report": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** What the answer bot did: questions answered, conversations it resolved or handed over, and the questions it could not answer */
+        get: operations["AnswerBot_report"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/agent/answer-log": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Every generated answer: the question, the passages given, the answer, model, latency and the visitor’s feedback */
+        get: operations["AnswerBot_answerLog"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/agent/api-keys": {
         parameters: {
             query?: never;
@@ -120,6 +154,43 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/agent/audit-log": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The organization's audit log, newest first: who changed what, from where (owner or admin); `format=csv` downloads it */
+        get: operations["AuditLog_list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/agent/auth/accept-invite": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Accept an invitation: become a member and log in
+         * @description A newcomer chooses a password; an address that already has an account gives its own password and gains a membership.
+         */
+        post: operations["Accounts_accept"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/agent/auth/login": {
         parameters: {
             query?: never;
@@ -129,7 +200,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Log in with email and password; returns a bearer token and sets the session cookie */
+        /**
+         * Log in with email and password; returns a bearer token and sets the session cookie
+         * @description With two-factor authentication on, the answer is instead `two_factor_required: true` and a short-lived `challenge` for `POST /api/agent/auth/two-factor` (no token, no cookie). 403 when every organization of the login enforces single sign-on and it is no owner there.
+         */
         post: operations["Auth_login"];
         delete?: never;
         options?: never;
@@ -188,6 +262,43 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/agent/auth/password-reset": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Ask for a password reset link (valid 1 hour, once)
+         * @description Always 202, the same answer at the same speed: the link is mailed only to an address that has an account.
+         */
+        post: operations["Accounts_requestReset"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/agent/auth/password-reset/confirm": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Set a new password with a reset link's token; every session of the account ends */
+        post: operations["Accounts_confirmReset"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/agent/auth/register": {
         parameters: {
             query?: never;
@@ -203,6 +314,136 @@ export interface paths {
         options?: never;
         head?: never;
         patch?: never;
+        trace?: never;
+    };
+    "/api/agent/auth/sso/callback": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Where the identity provider sends the browser back: logs in and redirects to the dashboard
+         * @description Sets the same session cookie as the password login (its value is the session token) and redirects to the dashboard; no token travels in a URL. A failed sign-in redirects to the dashboard's login page with `sso_error`, which the page explains: `expired` (an unknown, expired, reused or foreign `state`), `refused` (the provider answered with an error), `unverified` (the code or ID token does not verify: signature, audience, nonce), `no_email` (no confirmed address), `not_allowed` (not a member, and the domain may not join), `unavailable` (the provider cannot be reached), `failed` (anything else).
+         */
+        get: operations["Sso_callback"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/agent/auth/sso/start": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Start signing in with the organization's identity provider (a browser navigation)
+         * @description Redirects to the provider (authorization code with PKCE, `state` and `nonce` kept server-side for 10 minutes, bound to this browser by an HttpOnly cookie). When the organization has no single sign-on, or its provider cannot be reached, redirects to the dashboard's login page instead, with `sso_error` (`not_configured`, `unavailable`) and `organization`.
+         */
+        get: operations["Sso_start"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/agent/auth/switch-organization": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Continue in another organization of this login: a new session for that membership; this one ends */
+        post: operations["Auth_switchOrganization"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/agent/auth/two-factor": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Finish a login with the challenge and a current code or a recovery code
+         * @description A wrong code counts against the challenge (5 tries) and the account (10 per 15 minutes); a spent or expired challenge is a 401: log in again.
+         */
+        post: operations["TwoFactor_finish"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/agent/auth/verify-email": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Confirm an account's address with the mailed link's token */
+        post: operations["Accounts_verifyEmail"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/agent/bot-replies": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List the answer bot's replies, newest first */
+        get: operations["BotReplies_list"];
+        put?: never;
+        /** Write a bot reply (one per question and site) */
+        post: operations["BotReplies_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/agent/bot-replies/{reply}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Delete a bot reply */
+        delete: operations["BotReplies_remove"];
+        options?: never;
+        head?: never;
+        /** Change a bot reply (a re-import leaves it alone from then on) */
+        patch: operations["BotReplies_update"];
         trace?: never;
     };
     "/api/agent/canned-responses": {
@@ -288,8 +529,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Assign the conversation to an agent (default the caller)
-         * @description A waiting or missed chat becomes active; a closed one is a 409.
+         * Assign the conversation to an agent (default the caller), optionally with a note
+         * @description A waiting or missed chat becomes active; a closed one is a 409. With `note`, a hand-over: a private note for the team is left in the same transaction.
          */
         post: operations["AgentConversations_assign"];
         delete?: never;
@@ -390,6 +631,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/agent/conversations/{conversation}/snooze": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Snooze the conversation until a time, or wake it (`until: null`)
+         * @description A snoozed conversation leaves the open views (it is listed with `snoozed=true`) and comes back when the time passes or when the visitor writes. Snoozing a closed one is a 409; `until` must be in the future and within a year.
+         */
+        post: operations["AgentConversations_snooze"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/agent/conversations/{conversation}/unassign": {
         parameters: {
             query?: never;
@@ -443,8 +704,84 @@ export interface paths {
         delete: operations["EmailInboxes_remove"];
         options?: never;
         head?: never;
-        /** Change the name, address, site or acknowledgement */
+        /** Change the name, address, site, acknowledgement or IMAP mailbox */
         patch: operations["EmailInboxes_update"];
+        trace?: never;
+    };
+    "/api/agent/kb/articles": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List or search knowledge-base articles
+         * @description Newest first; with `q`, ranked by relevance (weighted full text in the article's language, typo-tolerant titles) with a highlighted `snippet`.
+         */
+        get: operations["KnowledgeBase_articles"];
+        put?: never;
+        /** Write an article (a draft unless `status` says otherwise) */
+        post: operations["KnowledgeBase_createArticle"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/agent/kb/articles/{article}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Read an article with its Markdown, rendered HTML and translations */
+        get: operations["KnowledgeBase_article"];
+        put?: never;
+        post?: never;
+        /** Delete an article (its translations stay) */
+        delete: operations["KnowledgeBase_removeArticle"];
+        options?: never;
+        head?: never;
+        /** Change an article: its text, category, translation link or status */
+        patch: operations["KnowledgeBase_updateArticle"];
+        trace?: never;
+    };
+    "/api/agent/kb/categories": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List knowledge-base categories by site, locale and position */
+        get: operations["KnowledgeBase_categories"];
+        put?: never;
+        /** Create a category (the slug, derived from the name when omitted, is unique per site and locale) */
+        post: operations["KnowledgeBase_createCategory"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/agent/kb/categories/{category}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Delete a category (its articles stay, without a category) */
+        delete: operations["KnowledgeBase_removeCategory"];
+        options?: never;
+        head?: never;
+        /** Change a category's name, slug, description, position or locale */
+        patch: operations["KnowledgeBase_updateCategory"];
         trace?: never;
     };
     "/api/agent/labels": {
@@ -481,6 +818,65 @@ export interface paths {
         head?: never;
         /** Rename a label or change its color */
         patch: operations["Labels_update"];
+        trace?: never;
+    };
+    "/api/agent/macros": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List the organization's macros by name */
+        get: operations["Macros_list"];
+        put?: never;
+        /**
+         * Create a macro: a named sequence of actions run on a conversation in one step
+         * @description The canned responses, labels and members the actions name must be the organization’s (else a 422 naming `actions.<n>.<field>`); the name is unique regardless of case.
+         */
+        post: operations["Macros_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/agent/macros/{macro}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Delete a macro */
+        delete: operations["Macros_remove"];
+        options?: never;
+        head?: never;
+        /** Change a macro's name or its actions (replaced as a whole) */
+        patch: operations["Macros_update"];
+        trace?: never;
+    };
+    "/api/agent/macros/{macro}/run": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Run a macro on a conversation, as the caller, in one transaction
+         * @description The actions run in order; if one cannot be done (a reply or an assignment on a closed conversation, a canned response or label deleted since) none of them takes effect and its error is answered (409). A conversation that is not the organization’s is a 404.
+         */
+        post: operations["Macros_run"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/api/agent/mail-log": {
@@ -531,6 +927,108 @@ export interface paths {
         delete?: never;
         options?: never;
         head?: never;
+        /**
+         * Change your own name, remove your avatar (`avatar: null`), or your password
+         * @description A new `password` needs `current_password`; every other session of the account then ends.
+         */
+        patch: operations["Profile_update"];
+        trace?: never;
+    };
+    "/api/agent/me/avatar": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Upload your avatar: a PNG, JPEG, GIF or WebP image of at most 512 KiB
+         * @description It replaces the one before; the team directory and the widget show it.
+         */
+        post: operations["Profile_upload"];
+        /** Remove your avatar */
+        delete: operations["Profile_removeAvatar"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/agent/me/email-verification": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Mail the address confirmation link again */
+        post: operations["Accounts_resendVerification"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/agent/me/notifications": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Which notification mails I get (each on by default) */
+        get: operations["NotificationPreferences_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /** Turn notification mails on or off (the kinds left out stay) */
+        patch: operations["NotificationPreferences_update"];
+        trace?: never;
+    };
+    "/api/agent/me/two-factor": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Whether two-factor authentication is on, and recovery codes left */
+        get: operations["TwoFactor_status"];
+        put?: never;
+        /**
+         * Start setting up two-factor authentication: a new secret and its otpauth:// URI
+         * @description It takes effect once a code made with it is confirmed. A session of single sign-on is refused (403): its second factor is the identity provider's.
+         */
+        post: operations["TwoFactor_start"];
+        /** Turn two-factor authentication off (the password and a current code) */
+        delete: operations["TwoFactor_disable"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/agent/me/two-factor/confirm": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Turn two-factor authentication on with a current code; answers 10 recovery codes
+         * @description The recovery codes are shown this once; each works once. A session of single sign-on is refused (403).
+         */
+        post: operations["TwoFactor_confirm"];
+        delete?: never;
+        options?: never;
+        head?: never;
         patch?: never;
         trace?: never;
     };
@@ -568,7 +1066,7 @@ export interface paths {
         delete?: never;
         options?: never;
         head?: never;
-        /** Rename the organization or change its automatic assignment */
+        /** Rename the organization, change its automatic assignment, or require two-factor authentication */
         patch: operations["OrganizationSettings_update"];
         trace?: never;
     };
@@ -759,15 +1257,52 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Read a site */
+        /** Read a site, with its content import */
         get: operations["Sites_get"];
         put?: never;
         post?: never;
         delete?: never;
         options?: never;
         head?: never;
-        /** Update a site's name, domain, time zone, state, allowed domains or widget settings */
+        /** Update a site's name, domain, time zone, state, allowed domains, widget settings or help center */
         patch: operations["Sites_update"];
+        trace?: never;
+    };
+    "/api/agent/sites/{site}/answer-bot": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The site's answer bot settings (off by default) */
+        get: operations["AnswerBot_settings"];
+        /** Change the site's answer bot settings */
+        put: operations["AnswerBot_save"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/agent/sites/{site}/content-import": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The site's content import: status, progress and what it found */
+        get: operations["ContentImport_get"];
+        put?: never;
+        /** Read the site's pages into draft articles and bot replies (one import at a time) */
+        post: operations["ContentImport_start"];
+        /** Cancel the running import (what it stored stays) */
+        delete: operations["ContentImport_cancel"];
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/api/agent/sites/{site}/data-lookup": {
@@ -814,6 +1349,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/agent/sso": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The organization's single sign-on (OpenID Connect) settings (owner only)
+         * @description The client secret is always masked. `configured` is false until it is set up.
+         */
+        get: operations["Sso_get"];
+        /**
+         * Set up or change single sign-on (owner only)
+         * @description The issuer's discovery document is read first, under the address policy (a 422 on `issuer` when it is refused or unreadable). Audited as `sso.updated`, the secret masked.
+         */
+        put: operations["Sso_update"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/agent/team": {
         parameters: {
             query?: never;
@@ -847,6 +1406,44 @@ export interface paths {
         put?: never;
         post?: never;
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/agent/team/invitations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The pending invitations (not accepted, revoked or expired), newest first */
+        get: operations["Accounts_invitations"];
+        put?: never;
+        /**
+         * Invite someone by email: a link valid 7 days, once
+         * @description The answer is the same whether or not the address has an account elsewhere. 403 until the inviting member confirmed their own address.
+         */
+        post: operations["Accounts_invite"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/agent/team/invitations/{invitation}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Revoke a pending invitation: its link stops working */
+        delete: operations["Accounts_revoke"];
         options?: never;
         head?: never;
         patch?: never;
@@ -923,6 +1520,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/agent/tickets/{ticket}/customer": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The ticket's customer elsewhere: their other tickets and their chats
+         * @description Found by the ticket's visitor and by its address (the ticket's customer address, else its visitor's), regardless of case: a ticket filed by mail meets the chats of the visitor who gave that address. Newest first, at most 50 of each.
+         */
+        get: operations["AgentTickets_customer"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/agent/visitor-trusted-login": {
         parameters: {
             query?: never;
@@ -970,6 +1587,30 @@ export interface paths {
          * @description Earlier conversations, tickets and appointments of the visitor (newest first, at most 50 each).
          */
         get: operations["VisitorPanel_get"];
+        put?: never;
+        post?: never;
+        /**
+         * Erase a visitor (owner or admin): profile, conversations, messages, files
+         * @description In one transaction: the profile and custom fields, every message and attachment of the visitor's conversations, its tickets' customer details and its appointments' visitor details. The conversation rows stay without content (the report figures keep their counts), a live chat is closed and its widget told and disconnected. Audited without the erased data; webhook event `visitor.erased`.
+         */
+        delete: operations["Privacy_erase"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/agent/visitors/{visitor}/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Everything held about a visitor, as JSON (owner or admin; audited)
+         * @description Profile, custom fields, consent, conversations with their messages (private notes included) and attachment addresses, tickets and appointments.
+         */
+        get: operations["Privacy_export"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1086,6 +1727,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/avatars/{token}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A member's avatar
+         * @description Needs no credentials (the address is unguessable and changes with each upload), so the widget can show it.
+         */
+        get: operations["Profile_avatar"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/email/unsubscribe/{token}": {
         parameters: {
             query?: never;
@@ -1150,6 +1811,23 @@ export interface paths {
         };
         /** The instances heard from in the last minute (each writes a heartbeat) */
         get: operations["Platform_instances"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/platform/mail/failed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The newest mails given up on, across every organization, with their error */
+        get: operations["Platform_failedMails"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1272,6 +1950,23 @@ export interface paths {
         put?: never;
         /** Run a failed job again */
         post: operations["Platform_retry"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/platform/webhooks/failing": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Webhook endpoints failing now or disabled, across every organization, with their last failure */
+        get: operations["Platform_failingWebhooks"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -1405,6 +2100,51 @@ export interface paths {
         options?: never;
         head?: never;
         patch?: never;
+        trace?: never;
+    };
+    "/api/v1/kb/articles": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List or search the organization's knowledge-base articles
+         * @description Newest first; with `q`, ranked by relevance (weighted full text in the article's language, typo-tolerant titles) with a highlighted `snippet`.
+         */
+        get: operations["PublicKb_list"];
+        put?: never;
+        /**
+         * Write an article (a draft unless `status` says otherwise)
+         * @description The slug, derived from the title when omitted, is unique per site and locale (409 otherwise). Publishing emits `kb.article_published`.
+         */
+        post: operations["PublicKb_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/kb/articles/{article}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Read an article with its Markdown, rendered HTML and translations */
+        get: operations["PublicKb_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Change an article: its text, category, translation link or status
+         * @description Publishing a draft or archived article emits `kb.article_published`.
+         */
+        patch: operations["PublicKb_update"];
         trace?: never;
     };
     "/api/v1/me": {
@@ -1681,6 +2421,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/widget/bot-resolved": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** "That helped": the conversation closes, resolved by the answer bot */
+        post: operations["WidgetAnswerBot_resolved"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/widget/config": {
         parameters: {
             query?: never;
@@ -1692,6 +2449,26 @@ export interface paths {
         get: operations["WidgetConfig_config"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/widget/consent": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Agree to the site's consent text before the first message
+         * @description Records when the visitor agreed (`widget_config.consent`); the first agreement is kept. Where the site asks for consent, `POST /api/widget/messages` and the socket refuse a message (422 on `consent`) until then.
+         */
+        post: operations["Widget_consent"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1738,6 +2515,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/widget/email": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Get notified by email: the address to answer the visitor at
+         * @description Saved on the visitor: replies it does not see in the widget are mailed there (conversation mails turn on again if the visitor had unsubscribed). The pre-chat form's state is not changed.
+         */
+        post: operations["Widget_email"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/widget/end-chat": {
         parameters: {
             query?: never;
@@ -1778,6 +2575,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/widget/handoff": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** "Talk to a person": the bot says its handoff message and leaves the conversation to the team */
+        post: operations["WidgetAnswerBot_handoff"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/widget/init": {
         parameters: {
             query?: never;
@@ -1792,6 +2606,66 @@ export interface paths {
          * @description Creates the visitor (or resumes it: by a session token of this site as `Authorization: Bearer`, else by `visitor_uid`; a UID of another site, or of a session ended with `POST /api/widget/session/end`, is 404), makes its open conversation, and returns a session token for later calls and the Socket.IO `/widget` namespace.
          */
         post: operations["Widget_init"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/widget/kb/articles/{article}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read a published article (rendered HTML)
+         * @description Counts a view, once per visitor, article and day.
+         */
+        get: operations["WidgetKb_article"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/widget/kb/articles/{article}/feedback": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Answer "Was this helpful?" for an article
+         * @description Once per visitor and article: a second answer is a 409 and changes nothing.
+         */
+        post: operations["WidgetKb_feedback"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/widget/kb/search": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Search the site's published articles, or suggest some
+         * @description With `q`: at most 10 published articles of the site's locale, by relevance, each with a highlighted snippet. Without: the most viewed published articles (suggestions for when the Help view opens).
+         */
+        get: operations["WidgetKb_search"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -1832,8 +2706,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Leave a message while no agent is online (becomes a ticket); needs ticketing
-         * @description For `widget_config.agents_online` false (accepted at any time). The message becomes a ticket (source `widget`, priority normal, subject from the message's first line) linked to the visitor, answered at `email`; emits `ticket.created`. Show the visitor its `ticket_number`.
+         * Leave a message as a ticket (the ticket form of offline mode); needs ticketing
+         * @description For sites whose `widget_config.offline.mode` is `ticket_form`, while nobody is there (accepted at any time; by default the widget keeps chatting instead). The message becomes a ticket (source `widget`, priority normal, subject from the message's first line) linked to the visitor, answered at `email`; emits `ticket.created`. Show the visitor its `ticket_number`.
          */
         post: operations["Widget_offlineMessage"];
         delete?: never;
@@ -1939,6 +2813,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/widget/transcript": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Email the visitor its conversation
+         * @description Every message of the conversation (private notes never) in one mail in the visitor's language, answerable by mail, with a one-click unsubscribe. `email` is required when the visitor's email is not known (422). At most 3 an hour per visitor (429).
+         */
+        post: operations["Transcripts_request"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/health/live": {
         parameters: {
             query?: never;
@@ -2014,6 +2908,37 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        AcceptInvitationDto: {
+            /**
+             * @description The member's name (else the invitation's, or an existing account's)
+             * @example Ada Agent
+             */
+            name?: string;
+            /** @description A new password (at least 8 characters), or the existing password of an address that already has an account */
+            password: string;
+            /** @description The token of the mailed link */
+            token: string;
+        };
+        AcceptInvitationResponseDto: {
+            /**
+             * @description HTTP status code as a string
+             * @example 200
+             */
+            code: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-22T10:00:00.000Z
+             */
+            datetime: string;
+            /** @example OK */
+            message: string;
+            organization: components["schemas"]["OrganizationDto"];
+            /** @example true */
+            status: boolean;
+            /** @description Agent bearer token; also set as the session cookie */
+            token: string;
+            user: components["schemas"]["AgentDto"];
+        };
         AccountDto: {
             /** @example email */
             email_column?: string | null;
@@ -2159,6 +3084,11 @@ export interface components {
             /** Format: date-time */
             reviewed_at: string | null;
             site_id: number;
+            /**
+             * Format: date-time
+             * @description Snoozed until then (out of the open views); null when not snoozed
+             */
+            snoozed_until: string | null;
             /** Format: date-time */
             started_at: string;
             /** @enum {string} */
@@ -2188,6 +3118,8 @@ export interface components {
         AgentCreateTicketDto: {
             /** @description An agent of the organization to assign the ticket to; unassigned when left out */
             assigned_agent_id?: number | null;
+            /** @description The conversation the ticket is made from: linked both ways, its visitor and site become the ticket's */
+            conversation_id?: number;
             /**
              * @description Who asked, when no visitor is linked (else the visitor's email)
              * @example carla@example.com
@@ -2233,6 +3165,11 @@ export interface components {
             status: boolean;
         };
         AgentDto: {
+            /**
+             * @description The member's picture, or null
+             * @example https://chat.example.com/api/avatars/av_3kT9
+             */
+            avatar_url: string | null;
             /** Format: date-time */
             created_at: string;
             /** @example ada@example.com */
@@ -2354,6 +3291,58 @@ export interface components {
             /** @example true */
             status: boolean;
         };
+        AgentSiteDetailDto: {
+            allowed_domains: string[];
+            content_import: components["schemas"]["ContentImportStateDto"];
+            /** Format: date-time */
+            created_at: string;
+            domain: string | null;
+            help_center: components["schemas"]["HelpCenterSettingsDto"];
+            id: number;
+            is_active: boolean;
+            name: string;
+            retention_days: number | null;
+            /** @example UTC */
+            timezone: string;
+            /** @description The key the widget uses to identify the site */
+            widget_key: string;
+            widget_settings: components["schemas"]["StoredWidgetSettingsDto"];
+        };
+        AgentSiteDetailResponseDto: {
+            /**
+             * @description HTTP status code as a string
+             * @example 200
+             */
+            code: string;
+            data: components["schemas"]["AgentSiteDetailDto"];
+            /**
+             * Format: date-time
+             * @example 2026-11-22T10:00:00.000Z
+             */
+            datetime: string;
+            /** @example OK */
+            message: string;
+            /** @example true */
+            status: boolean;
+        };
+        AgentTicketActivityDto: {
+            /** @description The member (for an API key: the agent it acted as) */
+            actor_id: number | null;
+            /**
+             * @description Who made the change: a member, an API key, the customer, the service
+             * @enum {string}
+             */
+            actor_type: "agent" | "api" | "customer" | "system";
+            /** Format: date-time */
+            created_at: string;
+            /** @description The value before (a status, a priority, an agent id); null when filed or unset */
+            from: string | null;
+            id: number;
+            /** @enum {string} */
+            kind: "created" | "status" | "priority" | "assignee";
+            /** @description The value after; null when unassigned */
+            to: string | null;
+        };
         AgentTicketCommentDto: {
             /** @description The agent or visitor who wrote it (null for system comments) */
             author_id: number | null;
@@ -2364,6 +3353,8 @@ export interface components {
             created_at: string;
             id: number;
             is_internal: boolean;
+            /** @description Written by mail from another address than the one the reply address was sent to: check who wrote it */
+            sender_mismatch: boolean;
         };
         AgentTicketCommentResponseDto: {
             /**
@@ -2383,9 +3374,13 @@ export interface components {
             status: boolean;
         };
         AgentTicketDto: {
+            /** @description Who filed it and changed its status, priority or assignee, oldest first */
+            activity: components["schemas"]["AgentTicketActivityDto"][];
             assigned_agent_id: number | null;
             /** @description Public and internal, oldest first */
             comments: components["schemas"]["AgentTicketCommentDto"][];
+            /** @description The conversation it was made from (a chat turned into a ticket) */
+            conversation_id: number | null;
             /** Format: date-time */
             created_at: string;
             customer_email: string | null;
@@ -2474,6 +3469,186 @@ export interface components {
             /** @example true */
             status: boolean;
         };
+        AnswerBotReportDto: {
+            /** @description Of those, answered */
+            answered: number;
+            /** @description Conversations handed to the team */
+            handed_off: number;
+            /** @description Visitor messages the bot looked at */
+            questions: number;
+            /** @description Conversations closed by "That helped" */
+            resolved: number;
+            /** @description Questions without an answer, most asked first (at most 50): what to write next */
+            unanswered: components["schemas"]["UnansweredDto"][];
+        };
+        AnswerBotReportResponseDto: {
+            /**
+             * @description HTTP status code as a string
+             * @example 200
+             */
+            code: string;
+            data: components["schemas"]["AnswerBotReportDto"];
+            /**
+             * Format: date-time
+             * @example 2026-11-22T10:00:00.000Z
+             */
+            datetime: string;
+            /** @example OK */
+            message: string;
+            /** @example true */
+            status: boolean;
+        };
+        AnswerBotSettingsDto: {
+            /**
+             * @description Generated answers per site in 24 hours; past it the bot answers only from replies
+             * @default 200
+             */
+            daily_cap: number;
+            /**
+             * @description Off until an owner or admin turns it on
+             * @default false
+             */
+            enabled: boolean;
+            /**
+             * @description Topics generated answers must not touch (the bot hands over instead)
+             * @example [
+             *       "pricing negotiations",
+             *       "legal advice"
+             *     ]
+             */
+            forbidden_topics?: string[];
+            /**
+             * @description Compose answers from the retrieved passages with the language model (needs LLM_BASE_URL and LLM_MODEL on the server)
+             * @default false
+             */
+            generative: boolean;
+            /** @description How generated answers should sound and what they should stress */
+            guidance?: string | null;
+            /** @description What the bot says when it hands over to the team (null: a sentence in the visitor’s language) */
+            handoff_message: string | null;
+            /**
+             * @description Answers per conversation; the next message goes to the team
+             * @default 3
+             */
+            max_answers: number;
+            /**
+             * @description How close a reply or article must be to answer (0 to 1; higher is stricter)
+             * @default 0.3
+             */
+            min_score: number;
+        };
+        AnswerBotSettingsResponseDto: {
+            /**
+             * @description HTTP status code as a string
+             * @example 200
+             */
+            code: string;
+            data: components["schemas"]["AnswerBotSettingsViewDto"];
+            /**
+             * Format: date-time
+             * @example 2026-11-22T10:00:00.000Z
+             */
+            datetime: string;
+            /** @example OK */
+            message: string;
+            /** @example true */
+            status: boolean;
+        };
+        AnswerBotSettingsViewDto: {
+            /**
+             * @description Generated answers per site in 24 hours; past it the bot answers only from replies
+             * @default 200
+             */
+            daily_cap: number;
+            /**
+             * @description Off until an owner or admin turns it on
+             * @default false
+             */
+            enabled: boolean;
+            /**
+             * @description Topics generated answers must not touch (the bot hands over instead)
+             * @example [
+             *       "pricing negotiations",
+             *       "legal advice"
+             *     ]
+             */
+            forbidden_topics: string[];
+            /**
+             * @description Compose answers from the retrieved passages with the language model (needs LLM_BASE_URL and LLM_MODEL on the server)
+             * @default false
+             */
+            generative: boolean;
+            /** @description Whether the server can generate answers at all (LLM_BASE_URL and LLM_MODEL set); when false, `generative` has no effect */
+            generative_available: boolean;
+            /** @description How generated answers should sound and what they should stress */
+            guidance: string | null;
+            /** @description What the bot says when it hands over to the team (null: a sentence in the visitor’s language) */
+            handoff_message: string | null;
+            /**
+             * @description Answers per conversation; the next message goes to the team
+             * @default 3
+             */
+            max_answers: number;
+            /**
+             * @description How close a reply or article must be to answer (0 to 1; higher is stricter)
+             * @default 0.3
+             */
+            min_score: number;
+            /** Format: date-time */
+            updated_at: string | null;
+        };
+        AnswerLogEntryDto: {
+            /** @description What the visitor was sent */
+            answer: string | null;
+            conversation_id: number;
+            /** Format: date-time */
+            created_at: string;
+            /**
+             * @description The visitor's button: That helped, or Talk to a person
+             * @enum {string|null}
+             */
+            feedback: "helped" | "handoff" | null;
+            id: number;
+            latency_ms: number;
+            model: string;
+            /**
+             * @description handed_off: the passages did not answer; failed or timed_out: the visitor was handed over at once
+             * @enum {string}
+             */
+            outcome: "answered" | "handed_off" | "failed" | "timed_out";
+            /** @description The passages the model was given */
+            passages: components["schemas"]["LoggedPassageDto"][];
+            /** @description The visitor's question */
+            question: string;
+            site_id: number;
+        };
+        AnswerLogListDto: {
+            /**
+             * @description HTTP status code as a string
+             * @example 200
+             */
+            code: string;
+            /** @example 1 */
+            current_page: number;
+            /** @description Newest first */
+            data: components["schemas"]["AnswerLogEntryDto"][];
+            /**
+             * Format: date-time
+             * @example 2026-11-22T10:00:00.000Z
+             */
+            datetime: string;
+            /** @example 1 */
+            last_page: number;
+            links: components["schemas"]["PageLinksDto"];
+            /** @example OK */
+            message: string;
+            /** @example 50 */
+            per_page: number;
+            /** @example true */
+            status: boolean;
+            /** @example 1 */
+            total: number;
+        };
         ApiInfoDto: {
             /** @example https://chat.example.com/api/v1 */
             base_url: string;
@@ -2513,7 +3688,7 @@ export interface components {
             status: boolean;
         };
         ApiKeyDto: {
-            abilities: ("conversations:read" | "conversations:write" | "visitors:read" | "tickets:read" | "tickets:write" | "agents:read" | "sites:read")[];
+            abilities: ("conversations:read" | "conversations:write" | "visitors:read" | "tickets:read" | "tickets:write" | "agents:read" | "sites:read" | "kb:read" | "kb:write")[];
             /** Format: date-time */
             created_at: string;
             id: number;
@@ -2650,9 +3825,117 @@ export interface components {
              */
             timezone: string;
         };
+        ArticleDto: {
+            /** @description Markdown */
+            body: string;
+            category_id: number | null;
+            /** Format: date-time */
+            created_at: string;
+            excerpt: string | null;
+            helpful: number;
+            /** @description The body rendered to HTML on the server (safe to show as it is) */
+            html: string;
+            id: number;
+            /** @description Markdown a content import found on the source page after the article was edited here (the edit is kept; save this as the body to take it) */
+            import_suggestion: string | null;
+            /** @enum {string} */
+            locale: "en" | "de" | "fr" | "es" | "pt" | "ar";
+            not_helpful: number;
+            /** Format: date-time */
+            published_at: string | null;
+            site_id: number;
+            slug: string;
+            source_url: string | null;
+            /** @enum {string} */
+            status: "draft" | "published" | "archived";
+            title: string;
+            translation_of: number | null;
+            /** @description The other articles of its translation group */
+            translations: components["schemas"]["TranslationDto"][];
+            /** Format: date-time */
+            updated_at: string;
+            /** @description Its public help-center address (answers once published) */
+            url: string;
+            /** @description Views (once per visitor and day) */
+            views: number;
+        };
+        ArticleHitDto: {
+            category_id: number | null;
+            /** Format: date-time */
+            created_at: string;
+            excerpt: string | null;
+            helpful: number;
+            id: number;
+            /** @enum {string} */
+            locale: "en" | "de" | "fr" | "es" | "pt" | "ar";
+            not_helpful: number;
+            /** Format: date-time */
+            published_at: string | null;
+            site_id: number;
+            slug: string;
+            /** @description With `q`: an HTML-escaped passage of the body with the matches in `<mark>` (only `<mark>` is markup) */
+            snippet?: string | null;
+            source_url: string | null;
+            /** @enum {string} */
+            status: "draft" | "published" | "archived";
+            title: string;
+            translation_of: number | null;
+            /** Format: date-time */
+            updated_at: string;
+            /** @description Its public help-center address (answers once published) */
+            url: string;
+            /** @description Views (once per visitor and day) */
+            views: number;
+        };
+        ArticleListDto: {
+            /**
+             * @description HTTP status code as a string
+             * @example 200
+             */
+            code: string;
+            /** @example 1 */
+            current_page: number;
+            /** @description Newest first; with `q`, by relevance with a `snippet` */
+            data: components["schemas"]["ArticleHitDto"][];
+            /**
+             * Format: date-time
+             * @example 2026-11-22T10:00:00.000Z
+             */
+            datetime: string;
+            /** @example 1 */
+            last_page: number;
+            links: components["schemas"]["PageLinksDto"];
+            /** @example OK */
+            message: string;
+            /** @example 50 */
+            per_page: number;
+            /** @example true */
+            status: boolean;
+            /** @example 1 */
+            total: number;
+        };
+        ArticleResponseDto: {
+            /**
+             * @description HTTP status code as a string
+             * @example 200
+             */
+            code: string;
+            data: components["schemas"]["ArticleDto"];
+            /**
+             * Format: date-time
+             * @example 2026-11-22T10:00:00.000Z
+             */
+            datetime: string;
+            /** @example OK */
+            message: string;
+            /** @example true */
+            status: boolean;
+        };
         AssignDto: {
             /** @description The agent to assign; default the caller */
             agent_id?: number;
+            /** @description A hand-over: a private note for the team left in the same step (one transaction) */
+            note?: string;
         };
         AttachmentDto: {
             /** @example application/pdf */
@@ -2690,11 +3973,83 @@ export interface components {
             /** @example true */
             status: boolean;
         };
+        AuditActorDto: {
+            id: number | null;
+            name: string | null;
+            /** @enum {string} */
+            type: "user" | "api_key" | "system";
+        };
+        AuditEntryDto: {
+            /** @example api_key.created */
+            action: string;
+            actor: components["schemas"]["AuditActorDto"];
+            /** @description `before` and `after` of the fields that changed; secrets read `[masked]` */
+            changes: {
+                [key: string]: unknown;
+            };
+            /** Format: date-time */
+            created_at: string;
+            id: number;
+            ip: string | null;
+            request_id: string | null;
+            target: components["schemas"]["AuditTargetDto"];
+            user_agent: string | null;
+        };
+        AuditLogListResponseDto: {
+            /**
+             * @description HTTP status code as a string
+             * @example 200
+             */
+            code: string;
+            /** @example 1 */
+            current_page: number;
+            data: components["schemas"]["AuditEntryDto"][];
+            /**
+             * Format: date-time
+             * @example 2026-11-22T10:00:00.000Z
+             */
+            datetime: string;
+            /** @example 1 */
+            last_page: number;
+            links: components["schemas"]["PageLinksDto"];
+            /** @example OK */
+            message: string;
+            /** @example 50 */
+            per_page: number;
+            /** @example true */
+            status: boolean;
+            /** @example 1 */
+            total: number;
+        };
+        AuditTargetDto: {
+            id: string | null;
+            label: string | null;
+            /** @example api_key */
+            type: string;
+        };
         AutoAssignmentDto: {
             /** @description Open chats per agent at most */
             capacity: number;
             /** @description Assign new chats to online agents, round robin */
             enabled: boolean;
+        };
+        AvailabilityConfigDto: {
+            /** @description The site's away message; null: the widget says it in its own words */
+            away_message: string | null;
+            /**
+             * Format: date-time
+             * @description When the business hours next begin (computed in the site's time zone); null when within them or without hours
+             */
+            next_open_at: string | null;
+            /** @description An agent is online and the site is within its business hours: a reply may come at once */
+            online: boolean;
+            /**
+             * @description How soon the visitor may expect a reply
+             * @enum {string}
+             */
+            reply_time: "minutes" | "hours" | "day";
+            /** @description Within the business hours (always true without hours) */
+            within_business_hours: boolean;
         };
         AvailabilityRequestDto: {
             /**
@@ -2739,6 +4094,17 @@ export interface components {
             status: boolean;
             /** @example Europe/Berlin */
             timezone: string;
+            /**
+             * @description The weekdays with working hours: a day picker offers only these
+             * @example [
+             *       "monday",
+             *       "tuesday",
+             *       "wednesday",
+             *       "thursday",
+             *       "friday"
+             *     ]
+             */
+            working_weekdays: ("monday" | "tuesday" | "wednesday" | "thursday" | "friday" | "saturday" | "sunday")[];
         };
         BookAppointmentDto: {
             /** @description The bot template the booking came from */
@@ -2800,6 +4166,79 @@ export interface components {
             /** @example true */
             status: boolean;
         };
+        BotActionDto: {
+            /** @description One of the visitor's conversations */
+            conversation_id: number;
+        };
+        BotReplyDto: {
+            answer: string;
+            /** Format: date-time */
+            created_at: string;
+            /** @description Written or changed by an agent: a re-import leaves it alone */
+            edited_by_agent: boolean;
+            enabled: boolean;
+            id: number;
+            question: string;
+            site_id: number;
+            /** @description The page it was imported from */
+            source_url: string | null;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        BotReplyListDto: {
+            /**
+             * @description HTTP status code as a string
+             * @example 200
+             */
+            code: string;
+            /** @example 1 */
+            current_page: number;
+            /** @description Newest first */
+            data: components["schemas"]["BotReplyDto"][];
+            /**
+             * Format: date-time
+             * @example 2026-11-22T10:00:00.000Z
+             */
+            datetime: string;
+            /** @example 1 */
+            last_page: number;
+            links: components["schemas"]["PageLinksDto"];
+            /** @example OK */
+            message: string;
+            /** @example 50 */
+            per_page: number;
+            /** @example true */
+            status: boolean;
+            /** @example 1 */
+            total: number;
+        };
+        BotReplyResponseDto: {
+            /**
+             * @description HTTP status code as a string
+             * @example 200
+             */
+            code: string;
+            data: components["schemas"]["BotReplyDto"];
+            /**
+             * Format: date-time
+             * @example 2026-11-22T10:00:00.000Z
+             */
+            datetime: string;
+            /** @example OK */
+            message: string;
+            /** @example true */
+            status: boolean;
+        };
+        BrowserDto: {
+            /** @example Chrome */
+            name: string | null;
+            /** @example macOS */
+            os: string | null;
+            /** @example Sonoma */
+            os_version: string | null;
+            /** @example 131.0.0.0 */
+            version: string | null;
+        };
         CannedResponseDto: {
             body: string;
             /** Format: date-time */
@@ -2855,6 +4294,64 @@ export interface components {
             /** @example true */
             status: boolean;
         };
+        CategoryDto: {
+            /** Format: date-time */
+            created_at: string;
+            description: string | null;
+            id: number;
+            /** @enum {string} */
+            locale: "en" | "de" | "fr" | "es" | "pt" | "ar";
+            name: string;
+            position: number;
+            site_id: number;
+            slug: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        CategoryListDto: {
+            /**
+             * @description HTTP status code as a string
+             * @example 200
+             */
+            code: string;
+            /** @example 1 */
+            current_page: number;
+            /** @description By site, locale, position and name */
+            data: components["schemas"]["CategoryDto"][];
+            /**
+             * Format: date-time
+             * @example 2026-11-22T10:00:00.000Z
+             */
+            datetime: string;
+            /** @example 1 */
+            last_page: number;
+            links: components["schemas"]["PageLinksDto"];
+            /** @example OK */
+            message: string;
+            /** @example 50 */
+            per_page: number;
+            /** @example true */
+            status: boolean;
+            /** @example 1 */
+            total: number;
+        };
+        CategoryResponseDto: {
+            /**
+             * @description HTTP status code as a string
+             * @example 200
+             */
+            code: string;
+            data: components["schemas"]["CategoryDto"];
+            /**
+             * Format: date-time
+             * @example 2026-11-22T10:00:00.000Z
+             */
+            datetime: string;
+            /** @example OK */
+            message: string;
+            /** @example true */
+            status: boolean;
+        };
         ChangePasswordDto: {
             /** @example correct horse battery staple */
             current_password: string;
@@ -2862,6 +4359,8 @@ export interface components {
             new_password: string;
         };
         ChatMessageDto: {
+            /** @description Buttons under a bot message: the answer bot's `resolved` ("That helped") and `handoff` ("Talk to a person"); empty for others */
+            actions: components["schemas"]["MessageActionDto"][];
             attachments: components["schemas"]["AttachmentDto"][];
             /** @example Hello, how can I help? */
             body: string;
@@ -2872,8 +4371,14 @@ export interface components {
             id: number;
             /** @description A private note: agents only, never shown to the visitor (always false there) */
             private: boolean;
+            /** @description An agent's message: the agent's avatar address, or null */
+            sender_avatar_url: string | null;
             /** @description The agent user on agent messages */
             sender_id: number | null;
+            /** @description Written by mail from another address than the one the reply address was sent to: the agent may want to check who wrote it */
+            sender_mismatch: boolean;
+            /** @description An agent's message: the agent's display name (null for other senders) */
+            sender_name: string | null;
             /** @enum {string} */
             sender_type: "visitor" | "agent" | "bot" | "system";
             /** @example text */
@@ -2910,6 +4415,10 @@ export interface components {
             /** @enum {string} */
             status: "closed";
         };
+        ConfirmTwoFactorDto: {
+            /** @example 123456 */
+            code: string;
+        };
         ConnectionDto: {
             /**
              * @description PostgreSQL, or MySQL 8+ / MariaDB 10.1+
@@ -2928,17 +4437,84 @@ export interface components {
             /** @example postgres://reader:****@db.example:5432/shop */
             url: string;
         };
+        ConsentConfigDto: {
+            /** @description Ask before the first message: the visitor agrees with POST /api/widget/consent (a message before that is refused) */
+            enabled: boolean;
+            /** @description The privacy policy to link to */
+            privacy_url: string | null;
+            /** @description What the visitor agrees to */
+            text: string;
+        };
+        ConsentDto: {
+            /**
+             * Format: date-time
+             * @description When the visitor first agreed
+             */
+            consented_at: string;
+        };
+        ConsentResponseDto: {
+            /**
+             * @description HTTP status code as a string
+             * @example 200
+             */
+            code: string;
+            data: components["schemas"]["ConsentDto"];
+            /**
+             * Format: date-time
+             * @example 2026-11-22T10:00:00.000Z
+             */
+            datetime: string;
+            /** @example OK */
+            message: string;
+            /** @example true */
+            status: boolean;
+        };
         ContentImportDto: {
             /** @example 0 */
             progress: number;
             /** @example Not started */
             progress_label: string;
             /**
-             * @example not_started
+             * @example completed
              * @enum {string}
              */
-            status: "not_started" | "completed";
+            status: "not_started" | "queued" | "running" | "completed" | "failed" | "cancelled";
             summary: components["schemas"]["ContentImportSummaryDto"];
+        };
+        ContentImportResponseDto: {
+            /**
+             * @description HTTP status code as a string
+             * @example 200
+             */
+            code: string;
+            data: components["schemas"]["ContentImportStateDto"];
+            /**
+             * Format: date-time
+             * @example 2026-11-22T10:00:00.000Z
+             */
+            datetime: string;
+            /** @example OK */
+            message: string;
+            /** @example true */
+            status: boolean;
+        };
+        ContentImportStateDto: {
+            /** @description Why a failed import stopped */
+            error: string | null;
+            /** Format: date-time */
+            finished_at: string | null;
+            /** @example 40 */
+            progress: number;
+            /** @example Read 40 of 120 pages */
+            progress_label: string;
+            /** Format: date-time */
+            started_at: string | null;
+            /**
+             * @example running
+             * @enum {string}
+             */
+            status: "not_started" | "queued" | "running" | "completed" | "failed" | "cancelled";
+            summary: components["schemas"]["ImportSummaryDto"];
         };
         ContentImportSummaryDto: {
             bot_replies: number;
@@ -3145,15 +4721,73 @@ export interface components {
              *       "tickets:write"
              *     ]
              */
-            abilities: ("conversations:read" | "conversations:write" | "visitors:read" | "tickets:read" | "tickets:write" | "agents:read" | "sites:read")[];
+            abilities: ("conversations:read" | "conversations:write" | "visitors:read" | "tickets:read" | "tickets:write" | "agents:read" | "sites:read" | "kb:read" | "kb:write")[];
             /** @example CRM integration */
             name: string;
+        };
+        CreateArticleDto: {
+            /** @description Markdown (raw HTML is shown as text) */
+            body?: string;
+            /** @description A category of the same site and locale; `null` for none */
+            category_id?: number | null;
+            excerpt?: string | null;
+            /**
+             * @description Default: the site's help-center default locale
+             * @enum {string}
+             */
+            locale?: "en" | "de" | "fr" | "es" | "pt" | "ar";
+            site_id: number;
+            /**
+             * @description Unique per site and locale (409 otherwise); derived from the title when omitted
+             * @example reset-your-password
+             */
+            slug?: string;
+            source_url?: string | null;
+            /**
+             * @default draft
+             * @enum {string}
+             */
+            status: "draft" | "published" | "archived";
+            /** @example Reset your password */
+            title?: string;
+            /** @description The article (same site, another locale) this one translates; `null` unlinks it. Kept as the group's original */
+            translation_of?: number | null;
+        };
+        CreateBotReplyDto: {
+            /** @example Yes, to 40 countries. */
+            answer: string;
+            /** @default true */
+            enabled: boolean;
+            /** @example Do you ship abroad? */
+            question: string;
+            /** @example 1 */
+            site_id: number;
+            /** @example https://acme.example/shipping */
+            source_url?: string | null;
         };
         CreateCannedResponseDto: {
             /** @example Refunds reach your card within 5 working days. */
             body: string;
             /** @example refund */
             shortcut: string;
+        };
+        CreateCategoryDto: {
+            description?: string | null;
+            /**
+             * @description Default: the site's help-center default locale
+             * @enum {string}
+             */
+            locale?: "en" | "de" | "fr" | "es" | "pt" | "ar";
+            /** @example Billing */
+            name?: string;
+            /**
+             * @description Order, ascending
+             * @default 0
+             */
+            position: number;
+            site_id: number;
+            /** @example billing */
+            slug?: string;
         };
         CreateEmailInboxDto: {
             /**
@@ -3166,15 +4800,34 @@ export interface components {
              * @example support@acme.example
              */
             address: string;
+            /** @description Read new mail from this mailbox over IMAP (marked seen once taken) */
+            imap?: components["schemas"]["ImapSettingsDto"];
             /** @example Support */
             name: string;
             /** @description The site its tickets are filed under (default: the first) */
             site_id?: number;
         };
+        CreateInvitationDto: {
+            /** @example ada@example.com */
+            email: string;
+            /**
+             * @description Offered as the name on acceptance
+             * @example Ada Agent
+             */
+            name?: string;
+            /** @enum {string} */
+            role: "owner" | "admin" | "agent";
+        };
         CreateLabelDto: {
             /** @example #1f6feb */
             color: string;
             /** @example billing */
+            name: string;
+        };
+        CreateMacroDto: {
+            /** @description Run in this order; 1 to 20 actions */
+            actions: components["schemas"]["MacroActionDto"][];
+            /** @example Refund and close */
             name: string;
         };
         CreateSiteDto: {
@@ -3196,6 +4849,11 @@ export interface components {
             is_active: boolean;
             /** @example Main website */
             name: string;
+            /**
+             * @description Days a closed conversation is kept; a daily job erases older ones (their messages and files). `null` keeps them forever
+             * @example 365
+             */
+            retention_days?: number | null;
             /**
              * @default UTC
              * @example Europe/Berlin
@@ -3257,7 +4915,7 @@ export interface components {
              *       "message.received"
              *     ]
              */
-            events: ("conversation.started" | "message.received" | "message.sent" | "chat.missed" | "chat.closed" | "ticket.created" | "ticket.assigned" | "ticket.status_changed" | "ticket.priority_changed" | "ticket.comment_added" | "review.submitted")[];
+            events: ("conversation.started" | "message.received" | "message.sent" | "chat.missed" | "chat.closed" | "ticket.created" | "ticket.assigned" | "ticket.status_changed" | "ticket.priority_changed" | "ticket.comment_added" | "review.submitted" | "visitor.erased" | "kb.article_published")[];
             /** @default true */
             is_active: boolean;
             /**
@@ -3274,6 +4932,8 @@ export interface components {
             distribution: components["schemas"]["DistributionDto"];
         };
         CsatReportDto: {
+            /** @description The latest comments visitors left with their rating (at most 50), newest first */
+            comments: components["schemas"]["RatingCommentDto"][];
             /** @example 2026-11-01 */
             from: string;
             per_agent: components["schemas"]["GroupCsatDto"][];
@@ -3304,6 +4964,62 @@ export interface components {
         CurrentPageDto: {
             title: string | null;
             url: string | null;
+        };
+        CustomFieldDto: {
+            key: string;
+            /** @description The site's label for the field (its key when it has none) */
+            label: string;
+            value: string;
+        };
+        CustomerConversationDto: {
+            assigned_agent_id: number | null;
+            /** Format: date-time */
+            closed_at: string | null;
+            id: number;
+            site_id: number;
+            /** Format: date-time */
+            started_at: string;
+            /** @enum {string} */
+            status: "waiting" | "active" | "closed" | "missed";
+        };
+        CustomerHistoryDto: {
+            /** @description The chats, newest first (50) */
+            conversations: components["schemas"]["CustomerConversationDto"][];
+            /** @description The address the customer is found by (the ticket's, else its visitor's) */
+            email: string | null;
+            /** @description The other tickets, newest first (50) */
+            tickets: components["schemas"]["CustomerTicketDto"][];
+            /** @description The ticket's visitor, if any */
+            visitor_id: number | null;
+        };
+        CustomerHistoryResponseDto: {
+            /**
+             * @description HTTP status code as a string
+             * @example 200
+             */
+            code: string;
+            data: components["schemas"]["CustomerHistoryDto"];
+            /**
+             * Format: date-time
+             * @example 2026-11-22T10:00:00.000Z
+             */
+            datetime: string;
+            /** @example OK */
+            message: string;
+            /** @example true */
+            status: boolean;
+        };
+        CustomerTicketDto: {
+            /** Format: date-time */
+            created_at: string;
+            id: number;
+            /** @enum {string} */
+            priority: "low" | "normal" | "high" | "urgent";
+            /** @enum {string} */
+            status: "open" | "pending" | "in_progress" | "resolved" | "closed";
+            subject: string;
+            /** @example TKT-2026-000001 */
+            ticket_number: string;
         };
         DataLookupResponseDto: {
             /**
@@ -3379,6 +5095,11 @@ export interface components {
             /** @example ios */
             platform: string | null;
         };
+        DisableTwoFactorDto: {
+            /** @example 123456 */
+            code: string;
+            password: string;
+        };
         DistributionDto: {
             1: number;
             2: number;
@@ -3404,6 +5125,8 @@ export interface components {
              */
             forwarding_address: string;
             id: number;
+            /** @description Present when the inbox reads a mailbox */
+            imap?: components["schemas"]["ImapDto"];
             name: string;
             site_id: number;
             /** Format: date-time */
@@ -3484,10 +5207,116 @@ export interface components {
              * @example not_found
              */
             error_code: string;
+            /**
+             * @description The domain reason of the error, a slug the apps look up in their catalogs (the `message` stays the English text). For a 422, the slug of the first text of `errors`.
+             * @example conversation_closed
+             */
+            error_reason?: components["schemas"]["ErrorReason"];
             /** @example OK */
             message: string;
             /** @example false */
             status: boolean;
+        };
+        /**
+         * @description The domain reason of the error, a slug the apps look up in their catalogs (the `message` stays the English text). For a 422, the slug of the first text of `errors`.
+         * @enum {string}
+         */
+        ErrorReason: "required" | "invalid" | "not_string" | "not_integer" | "not_number" | "not_boolean" | "not_list" | "not_object" | "not_null" | "not_email" | "not_url" | "not_date" | "not_time_zone" | "not_in_list" | "not_unique" | "not_empty" | "too_long" | "too_short" | "too_many" | "too_few" | "too_small" | "too_large" | "out_of_range" | "invalid_format" | "invalid_text" | "too_deep" | "too_many_attempts" | "file_too_large" | "file_type_refused" | "file_empty" | "conversation_closed" | "conversation_reviewed" | "conversation_superseded" | "no_conversation_yet" | "consent_required" | "origin_not_allowed" | "app_not_allowed" | "organization_suspended" | "subscription_expired" | "attachment_not_yours" | "storage_full" | "feedback_given" | "snooze_in_past" | "snooze_too_far" | "transcript_email_required" | "search_text_empty" | "pre_chat_field_invalid" | "data_lookup_disabled" | "record_search_disabled" | "record_filter_refused" | "account_login_disabled" | "trusted_login_disabled" | "trusted_login_secret_missing" | "owner_database_unavailable" | "owner_database_unreadable" | "data_lookup_rule_unknown" | "data_lookup_action_unknown" | "data_lookup_row_incomplete" | "booking_disabled" | "slot_unavailable" | "slot_taken" | "appointments_limit" | "appointment_conversation_unknown" | "date_invalid" | "date_range_invalid" | "owner_only" | "admin_only" | "last_owner" | "email_taken" | "already_member" | "account_exists" | "invitation_needs_password" | "invitation_invalid" | "reset_link_invalid" | "confirmation_link_invalid" | "email_unverified" | "password_too_short" | "password_incorrect" | "current_password_required" | "credentials_invalid" | "signup_disabled" | "sso_required" | "sso_session_locked" | "sso_issuer_invalid" | "sso_issuer_unreachable" | "sso_manages_two_factor" | "two_factor_required" | "two_factor_already_on" | "two_factor_off" | "two_factor_setup_not_started" | "two_factor_code_invalid" | "recovery_code_invalid" | "login_step_expired" | "avatar_too_large" | "agent_not_in_organization" | "session_origin_refused" | "session_requires_json" | "api_key_missing_ability" | "api_key_owner_gone" | "idempotency_key_invalid" | "idempotency_key_reused" | "idempotency_key_in_progress" | "feature_not_in_plan" | "site_not_in_organization" | "organization_has_no_site" | "name_taken" | "shortcut_taken" | "question_taken" | "slug_taken" | "category_not_in_site" | "translation_invalid" | "labels_unknown" | "macro_response_missing" | "help_center_locale_invalid" | "pre_chat_keys_not_unique" | "conversation_not_in_organization" | "visitor_not_in_organization" | "ticket_change_empty" | "inbox_address_taken" | "inbox_agent_gone" | "import_running" | "import_not_running" | "import_start_url_missing" | "report_range_invalid" | "report_range_too_long" | "webhook_limit" | "webhook_https_required" | "webhook_endpoint_disabled" | "job_not_failed" | "job_running" | "mail_unmatched" | "mail_refused" | "mail_too_large" | "mail_not_rfc822" | "service_not_ready";
+        ExportedAppointmentDto: {
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            ends_at: string;
+            id: number;
+            notes: string | null;
+            /** Format: date-time */
+            scheduled_at: string;
+            site_id: number;
+            status: string;
+            visitor_email: string | null;
+            visitor_name: string | null;
+            visitor_phone: string | null;
+        };
+        ExportedAttachmentDto: {
+            content_type: string;
+            file_name: string;
+            id: number;
+            size: number;
+            /** @description The download address */
+            url: string;
+        };
+        ExportedConsentDto: {
+            /**
+             * Format: date-time
+             * @description When the visitor agreed to the site's text
+             */
+            consented_at: string | null;
+        };
+        ExportedConversationDto: {
+            /** Format: date-time */
+            closed_at: string | null;
+            /** Format: date-time */
+            created_at: string;
+            id: number;
+            messages: components["schemas"]["ExportedMessageDto"][];
+            rating: number | null;
+            review_comment: string | null;
+            site_id: number;
+            /** Format: date-time */
+            started_at: string | null;
+            status: string;
+        };
+        ExportedMessageDto: {
+            attachments: components["schemas"]["ExportedAttachmentDto"][];
+            body: string;
+            /** Format: date-time */
+            created_at: string;
+            id: number;
+            /** @description A private note of the agents */
+            private: boolean;
+            sender_id: number | null;
+            /** @enum {string} */
+            sender_type: "visitor" | "agent" | "bot" | "system";
+            type: string;
+        };
+        ExportedTicketDto: {
+            /** Format: date-time */
+            created_at: string;
+            customer_email: string | null;
+            customer_name: string | null;
+            description: string;
+            id: number;
+            priority: string;
+            status: string;
+            subject: string;
+            ticket_number: string;
+        };
+        ExportedVisitorDto: {
+            app_build: string | null;
+            app_id: string | null;
+            app_version: string | null;
+            country: string | null;
+            /** Format: date-time */
+            created_at: string;
+            custom_fields: {
+                [key: string]: string;
+            };
+            email: string | null;
+            /** Format: date-time */
+            erased_at: string | null;
+            id: number;
+            language: string | null;
+            /** Format: date-time */
+            last_seen_at: string | null;
+            name: string | null;
+            page_title: string | null;
+            page_url: string | null;
+            phone: string | null;
+            platform: string | null;
+            pre_chat_submitted: boolean;
+            site_id: number;
+            /** Format: uuid */
+            visitor_uid: string;
         };
         FailedJobDto: {
             attempts_made: number;
@@ -3499,6 +5328,69 @@ export interface components {
             /** @example 42 */
             id: string;
             name: string;
+        };
+        FailedMailDto: {
+            attempts: number;
+            /** Format: date-time */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description When it was given up on
+             */
+            failed_at: string;
+            id: number;
+            /** @example conversation_reply */
+            kind: string;
+            last_error: string | null;
+            organization: components["schemas"]["OrganizationRefDto"];
+            /**
+             * @description The recipient's domain: the address itself is the organization's to see
+             * @example example.com
+             */
+            recipient_domain: string;
+        };
+        FailingWebhookEndpointDto: {
+            /** Format: date-time */
+            disabled_at: string | null;
+            disabled_reason: string | null;
+            /** @description Deliveries given up on in the last 24 hours */
+            failed_last_day: number;
+            /**
+             * Format: date-time
+             * @description When the current run of failed attempts began (a success ends it)
+             */
+            failing_since: string | null;
+            id: number;
+            is_active: boolean;
+            /** @example connect ECONNREFUSED */
+            last_error: string | null;
+            /** Format: date-time */
+            last_failure_at: string | null;
+            /** @description Null when no answer came */
+            last_status_code: number | null;
+            organization: components["schemas"]["OrganizationRefDto"];
+            /** @description Deliveries still to be attempted (or retried) */
+            pending: number;
+            /** @example https://example.com/hooks */
+            url: string;
+        };
+        FailingWebhooksResponseDto: {
+            /**
+             * @description HTTP status code as a string
+             * @example 200
+             */
+            code: string;
+            /** @description Endpoints failing now or disabled, longest failing first (at most 100) */
+            data: components["schemas"]["FailingWebhookEndpointDto"][];
+            /**
+             * Format: date-time
+             * @example 2026-11-22T10:00:00.000Z
+             */
+            datetime: string;
+            /** @example OK */
+            message: string;
+            /** @example true */
+            status: boolean;
         };
         FilterConfigDto: {
             /** @example txn */
@@ -3580,6 +5472,20 @@ export interface components {
             txn?: string;
             utr?: string;
         };
+        FinishTwoFactorDto: {
+            /** @description The challenge the login answered */
+            challenge: string;
+            /**
+             * @description A current code (or recovery_code)
+             * @example 123456
+             */
+            code?: string;
+            /**
+             * @description One of the recovery codes
+             * @example abcde-fghij
+             */
+            recovery_code?: string;
+        };
         FollowUpReplyDto: {
             /** @example 📋 */
             emoji: string;
@@ -3616,8 +5522,90 @@ export interface components {
         HealthChecksDto: {
             /** @enum {string} */
             database: "up" | "down";
+            /**
+             * @description Present once the instance received SIGTERM: it is draining and will exit.
+             * @enum {string}
+             */
+            instance?: "stopping";
             /** @enum {string} */
             queue: "up" | "down";
+        };
+        HelpCenterSettingsDto: {
+            /** @enum {string} */
+            default_locale: "en" | "de" | "fr" | "es" | "pt" | "ar";
+            enabled: boolean;
+            locales: ("en" | "de" | "fr" | "es" | "pt" | "ar")[];
+            title: string | null;
+            /**
+             * @description The public address (answers only while enabled)
+             * @example https://chat.example.com/help/wk_abc/
+             */
+            url: string;
+        };
+        HelpCenterSettingsInputDto: {
+            /**
+             * @example en
+             * @enum {string}
+             */
+            default_locale?: "en" | "de" | "fr" | "es" | "pt" | "ar";
+            /** @description Serve the help center at `/help/<widget_key>/` */
+            enabled?: boolean;
+            /**
+             * @example [
+             *       "en",
+             *       "de"
+             *     ]
+             */
+            locales?: ("en" | "de" | "fr" | "es" | "pt" | "ar")[];
+            /** @description Its title; `null` uses the site's name */
+            title?: string | null;
+        };
+        ImapDto: {
+            /** Format: date-time */
+            checked_at: string | null;
+            folder: string;
+            host: string;
+            /** @description Why it failed, when it did */
+            last_error: string | null;
+            port: number;
+            /**
+             * @description The last outcome of reading it: `connecting`, `connected` or `failed`; null until an instance has tried
+             * @example connected
+             */
+            status: string | null;
+            tls: boolean;
+            user: string;
+        };
+        ImapSettingsDto: {
+            /** @default INBOX */
+            folder: string;
+            /**
+             * @description Host name or IP address
+             * @example imap.acme.example
+             */
+            host: string;
+            /** @description Stored sealed and never shown again; required the first time, left out to keep the stored one */
+            password?: string;
+            /**
+             * @description Default 993 with TLS, 143 without
+             * @example 993
+             */
+            port?: number;
+            /**
+             * @description true: TLS from the start (IMAPS); false: STARTTLS, required unless the operator allows the server (IMAP_ALLOWED_HOSTS)
+             * @default true
+             */
+            tls: boolean;
+            /** @example support@acme.example */
+            user: string;
+        };
+        ImportSummaryDto: {
+            /** @description Bot replies this import wrote or updated */
+            bot_replies: number;
+            /** @description Articles this import wrote or updated */
+            kb_articles: number;
+            /** @description Pages read and kept */
+            pages: number;
         };
         InboundResultDto: {
             conversation_id: number | null;
@@ -3660,6 +5648,11 @@ export interface components {
             /** @example en */
             locale: string | null;
             site_id: number;
+            /**
+             * Format: date-time
+             * @description Snoozed until then (out of the open views); null when not snoozed
+             */
+            snoozed_until: string | null;
             /** Format: date-time */
             started_at: string;
             /** @enum {string} */
@@ -3735,6 +5728,64 @@ export interface components {
             /** @example true */
             status: boolean;
         };
+        InvitationDto: {
+            /** Format: date-time */
+            created_at: string;
+            /** @example ada@example.com */
+            email: string;
+            /** Format: date-time */
+            expires_at: string;
+            /** @example 3 */
+            id: number;
+            /** @description Who sent it */
+            invited_by: string | null;
+            name: string | null;
+            /** @enum {string} */
+            role: "owner" | "admin" | "agent";
+        };
+        InvitationListResponseDto: {
+            /**
+             * @description HTTP status code as a string
+             * @example 200
+             */
+            code: string;
+            /** @example 1 */
+            current_page: number;
+            data: components["schemas"]["InvitationDto"][];
+            /**
+             * Format: date-time
+             * @example 2026-11-22T10:00:00.000Z
+             */
+            datetime: string;
+            /** @example 1 */
+            last_page: number;
+            links: components["schemas"]["PageLinksDto"];
+            /** @example OK */
+            message: string;
+            /** @example 50 */
+            per_page: number;
+            /** @example true */
+            status: boolean;
+            /** @example 1 */
+            total: number;
+        };
+        InvitationResponseDto: {
+            /**
+             * @description HTTP status code as a string
+             * @example 200
+             */
+            code: string;
+            data: components["schemas"]["InvitationDto"];
+            /**
+             * Format: date-time
+             * @example 2026-11-22T10:00:00.000Z
+             */
+            datetime: string;
+            /** @example OK */
+            message: string;
+            /** @example true */
+            status: boolean;
+        };
         JobActionDto: {
             id: string;
             queue: string;
@@ -3757,6 +5808,30 @@ export interface components {
             message: string;
             /** @example true */
             status: boolean;
+        };
+        KbFeedbackDto: {
+            /** @description Was this helpful? */
+            helpful: boolean;
+        };
+        KbFeedbackResponseDto: {
+            /**
+             * @description HTTP status code as a string
+             * @example 200
+             */
+            code: string;
+            data: components["schemas"]["KbFeedbackResultDto"];
+            /**
+             * Format: date-time
+             * @example 2026-11-22T10:00:00.000Z
+             */
+            datetime: string;
+            /** @example OK */
+            message: string;
+            /** @example true */
+            status: boolean;
+        };
+        KbFeedbackResultDto: {
+            helpful: boolean;
         };
         LabelDto: {
             /** @example #1f6feb */
@@ -3834,6 +5909,10 @@ export interface components {
             /** @example true */
             status: boolean;
         };
+        LoggedPassageDto: {
+            title: string;
+            url: string | null;
+        };
         LoginDto: {
             /** @example olivia@acme.test */
             email: string;
@@ -3841,6 +5920,8 @@ export interface components {
             password: string;
         };
         LoginResponseDto: {
+            /** @description The token of the second step, valid 5 minutes */
+            challenge?: string;
             /**
              * @description HTTP status code as a string
              * @example 200
@@ -3851,12 +5932,20 @@ export interface components {
              * @example 2026-11-22T10:00:00.000Z
              */
             datetime: string;
+            /** Format: date-time */
+            expires_at?: string;
             /** @example OK */
             message: string;
             /** @example true */
             status: boolean;
-            token: string;
-            user: components["schemas"]["AgentDto"];
+            /** @description The bearer token (absent while two_factor_required) */
+            token?: string;
+            /**
+             * @description The password was right; finish with POST /api/agent/auth/two-factor
+             * @enum {boolean}
+             */
+            two_factor_required?: true;
+            user?: components["schemas"]["AgentDto"];
         };
         LookupPageDto: {
             /** @description The visitor's open conversation */
@@ -3897,6 +5986,134 @@ export interface components {
             /** @example true */
             status: boolean;
         };
+        MacroActionDto: {
+            /** @description `assign`: the member to assign; absent or null: whoever runs the macro */
+            agent_id?: number | null;
+            /** @description `reply`: the canned response whose body is sent */
+            canned_response_id?: number;
+            /** @description `add_labels`: the labels to add */
+            label_ids?: number[];
+            /** @description `set_status` with `snoozed`: for how long */
+            snooze_minutes?: number;
+            /**
+             * @description `set_status`: the status to set
+             * @enum {string}
+             */
+            status?: "open" | "snoozed";
+            /** @enum {string} */
+            type: "reply" | "add_labels" | "assign" | "unassign" | "set_status" | "close";
+        };
+        MacroActionResponseDto: {
+            agent_id?: number | null;
+            canned_response_id?: number;
+            label_ids?: number[];
+            snooze_minutes?: number;
+            /** @enum {string} */
+            status?: "open" | "snoozed";
+            /** @enum {string} */
+            type: "reply" | "add_labels" | "assign" | "unassign" | "set_status" | "close";
+        };
+        MacroDto: {
+            actions: components["schemas"]["MacroActionResponseDto"][];
+            /** Format: date-time */
+            created_at: string;
+            created_by_user_id: number | null;
+            id: number;
+            /** @example Refund and close */
+            name: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        MacroListDto: {
+            /**
+             * @description HTTP status code as a string
+             * @example 200
+             */
+            code: string;
+            /** @example 1 */
+            current_page: number;
+            /** @description By name */
+            data: components["schemas"]["MacroDto"][];
+            /**
+             * Format: date-time
+             * @example 2026-11-22T10:00:00.000Z
+             */
+            datetime: string;
+            /** @example 1 */
+            last_page: number;
+            links: components["schemas"]["PageLinksDto"];
+            /** @example OK */
+            message: string;
+            /** @example 50 */
+            per_page: number;
+            /** @example true */
+            status: boolean;
+            /** @example 1 */
+            total: number;
+        };
+        MacroResponseDto: {
+            /**
+             * @description HTTP status code as a string
+             * @example 200
+             */
+            code: string;
+            data: components["schemas"]["MacroDto"];
+            /**
+             * Format: date-time
+             * @example 2026-11-22T10:00:00.000Z
+             */
+            datetime: string;
+            /** @example OK */
+            message: string;
+            /** @example true */
+            status: boolean;
+        };
+        MacroRunDto: {
+            /** @description How many actions ran (all of them: a run is all or nothing) */
+            actions_run: number;
+            conversation_id: number;
+            macro_id: number;
+        };
+        MacroRunResponseDto: {
+            /**
+             * @description HTTP status code as a string
+             * @example 200
+             */
+            code: string;
+            data: components["schemas"]["MacroRunDto"];
+            /**
+             * Format: date-time
+             * @example 2026-11-22T10:00:00.000Z
+             */
+            datetime: string;
+            /** @example OK */
+            message: string;
+            /** @example true */
+            status: boolean;
+        };
+        MailFailuresDto: {
+            /** @description Mails given up on in the last 24 hours */
+            failed_last_day: number;
+            /** @description The newest 50 */
+            mails: components["schemas"]["FailedMailDto"][];
+        };
+        MailFailuresResponseDto: {
+            /**
+             * @description HTTP status code as a string
+             * @example 200
+             */
+            code: string;
+            data: components["schemas"]["MailFailuresDto"];
+            /**
+             * Format: date-time
+             * @example 2026-11-22T10:00:00.000Z
+             */
+            datetime: string;
+            /** @example OK */
+            message: string;
+            /** @example true */
+            status: boolean;
+        };
         MailLogEntryDto: {
             /** @description Attempts made so far */
             attempts: number;
@@ -3908,7 +6125,7 @@ export interface components {
              * @example conversation_reply
              * @enum {string}
              */
-            kind: "login_code" | "test" | "conversation_reply" | "ticket_acknowledgement" | "ticket_reply";
+            kind: "login_code" | "test" | "conversation_reply" | "transcript" | "ticket_acknowledgement" | "ticket_reply" | "appointment_confirmation" | "appointment_cancellation" | "agent_notification" | "team_invitation" | "password_reset" | "email_verification";
             /** @description The last failed attempt’s error */
             last_error: string | null;
             /** @example <5f0c...@mail.example.com> */
@@ -3971,7 +6188,7 @@ export interface components {
             total: number;
         };
         MeApiKeyDto: {
-            abilities: ("conversations:read" | "conversations:write" | "visitors:read" | "tickets:read" | "tickets:write" | "agents:read" | "sites:read")[];
+            abilities: ("conversations:read" | "conversations:write" | "visitors:read" | "tickets:read" | "tickets:write" | "agents:read" | "sites:read" | "kb:read" | "kb:write")[];
             id: number;
             /** @example scs_live_a1B */
             key_prefix: string;
@@ -4017,14 +6234,37 @@ export interface components {
              * @example 2026-11-22T10:00:00.000Z
              */
             datetime: string;
+            /** @description Whether the address of this login is confirmed (until then a banner shows and invitations are refused) */
+            email_verified: boolean;
             /** @example OK */
             message: string;
             organization: components["schemas"]["OrganizationDto"];
+            /** @description Every organization this login belongs to, with its role there (the organization switcher) */
+            organizations: components["schemas"]["MembershipDto"][];
             /** @description Whether this login is a platform administrator (the dashboard shows Admin) */
             platform_admin: boolean;
             /** @example true */
             status: boolean;
+            /** @description The organization requires two-factor authentication and this login has not set it up: every other route answers 403 until it does */
+            two_factor_setup_required: boolean;
             user: components["schemas"]["AgentDto"];
+        };
+        MembershipDto: {
+            /** @example 1 */
+            id: number;
+            /** @example Acme Inc. */
+            name: string;
+            /** @enum {string} */
+            role: "owner" | "admin" | "agent";
+        };
+        MessageActionDto: {
+            /**
+             * @description What the widget posts back
+             * @enum {string}
+             */
+            id: "resolved" | "handoff";
+            /** @example That helped */
+            label: string;
         };
         MessageCreatedResponseDto: {
             attachments: components["schemas"]["AttachmentDto"][];
@@ -4048,6 +6288,8 @@ export interface components {
             /** @description A private note (agents only) */
             private: boolean;
             sender_id: number;
+            /** @description Written by mail from an unexpected address */
+            sender_mismatch: boolean;
             /** @enum {string} */
             sender_type: "agent";
             /** @example true */
@@ -4066,6 +6308,8 @@ export interface components {
             private: boolean;
             /** @description The agent user on agent messages */
             sender_id: number | null;
+            /** @description Written by mail from another address than the one the reply address was sent to: the agent may want to check who wrote it */
+            sender_mismatch: boolean;
             /** @enum {string} */
             sender_type: "visitor" | "agent" | "bot" | "system";
             /** @example text */
@@ -4098,6 +6342,44 @@ export interface components {
             /** @example 1 */
             total: number;
         };
+        NotificationPreferencesDto: {
+            /** @description A conversation is assigned to me */
+            conversation_assigned: boolean;
+            /** @description The customer answers on my ticket */
+            customer_reply: boolean;
+            /** @description A chat is missed (mine, or any unassigned one for owners and admins) */
+            missed_chat: boolean;
+            /** @description A visitor starts a conversation while no agent is online */
+            new_conversation: boolean;
+            /** @description A ticket is assigned to me */
+            ticket_assigned: boolean;
+            /** @description A visitor writes in my conversation while I am not online */
+            visitor_reply: boolean;
+        };
+        NotificationPreferencesResponseDto: {
+            /**
+             * @description HTTP status code as a string
+             * @example 200
+             */
+            code: string;
+            data: components["schemas"]["NotificationPreferencesDto"];
+            /**
+             * Format: date-time
+             * @example 2026-11-22T10:00:00.000Z
+             */
+            datetime: string;
+            /** @example OK */
+            message: string;
+            /** @example true */
+            status: boolean;
+        };
+        OfflineConfigDto: {
+            /**
+             * @description With nobody there: `chat` keeps the message box, `ticket_form` offers POST /api/widget/offline-messages
+             * @enum {string}
+             */
+            mode: "chat" | "ticket_form";
+        };
         OrganizationDto: {
             features: ("chat" | "ticketing" | "appointments" | "data_lookup" | "visitor_account_login" | "trusted_login")[];
             id: number;
@@ -4114,6 +6396,10 @@ export interface components {
             /** @description Why it is suspended, for its members */
             suspension_reason: string | null;
         };
+        OrganizationRefDto: {
+            id: number;
+            name: string;
+        };
         OrganizationSettingsDto: {
             auto_assignment: components["schemas"]["AutoAssignmentDto"];
             id: number;
@@ -4121,6 +6407,8 @@ export interface components {
             name: string;
             /** @enum {string} */
             plan: "free" | "pro" | "business";
+            /** @description Every member must use two-factor authentication */
+            require_two_factor: boolean;
         };
         OrganizationSettingsResponseDto: {
             /**
@@ -4186,6 +6474,15 @@ export interface components {
             subject: string;
             /** @example TKT-2026-000001 */
             ticket_number: string;
+        };
+        PasswordResetConfirmDto: {
+            password: string;
+            /** @description The token of the mailed link */
+            token: string;
+        };
+        PasswordResetRequestDto: {
+            /** @example ada@example.com */
+            email: string;
         };
         PlatformOrganizationDto: {
             /** Format: date-time */
@@ -4442,6 +6739,17 @@ export interface components {
             /** @example true */
             status: boolean;
         };
+        RatingCommentDto: {
+            /** @description The assignee */
+            agent_id: number | null;
+            /** @example Quick and friendly, thank you! */
+            comment: string;
+            conversation_id: number;
+            rating: number;
+            /** Format: date-time */
+            reviewed_at: string;
+            site_id: number;
+        };
         ReadDto: {
             /** @description The last message id read */
             message_id: number;
@@ -4502,6 +6810,11 @@ export interface components {
              * @example not_found
              */
             error_code: string;
+            /**
+             * @description The domain reason of the error, a slug the apps look up in their catalogs (the `message` stays the English text). For a 422, the slug of the first text of `errors`.
+             * @example conversation_closed
+             */
+            error_reason?: components["schemas"]["ErrorReason"];
             /** @example OK */
             message: string;
             /** @example false */
@@ -4556,6 +6869,31 @@ export interface components {
             status: boolean;
             /** @description False when the visitor is not logged in */
             success: boolean;
+        };
+        RecoveryCodesDto: {
+            /**
+             * @example [
+             *       "abcde-fghij"
+             *     ]
+             */
+            recovery_codes: string[];
+        };
+        RecoveryCodesResponseDto: {
+            /**
+             * @description HTTP status code as a string
+             * @example 200
+             */
+            code: string;
+            data: components["schemas"]["RecoveryCodesDto"];
+            /**
+             * Format: date-time
+             * @example 2026-11-22T10:00:00.000Z
+             */
+            datetime: string;
+            /** @example OK */
+            message: string;
+            /** @example true */
+            status: boolean;
         };
         RegisterDto: {
             /** @example olivia@acme.test */
@@ -4754,6 +7092,10 @@ export interface components {
             row_key: string;
             table: string;
         };
+        RunMacroDto: {
+            /** @description The conversation to run the macro on */
+            conversation_id: number;
+        };
         SearchHitDto: {
             conversation_id: number | null;
             /** Format: date-time */
@@ -4767,8 +7109,15 @@ export interface components {
              * @example https://chat.example.com/api/agent/conversations/12
              */
             link: string;
+            /** @description A private note (agents only, never shown to the visitor) */
+            private: boolean;
+            /**
+             * @description Who wrote a message hit (`visitor`, `agent`, `system`); null for other hits
+             * @example visitor
+             */
+            sender_type: string | null;
             ticket_id: number | null;
-            /** @description A line to show: the ticket number and subject, the visitor name */
+            /** @description A line to show: the ticket number and subject, the visitor name, who wrote the message to or from whom */
             title: string;
             /**
              * @description What was found
@@ -4776,6 +7125,8 @@ export interface components {
              */
             type: "message" | "visitor" | "ticket";
             visitor_id: number | null;
+            /** @description The visitor a message hit was written by or to (name, else email) */
+            visitor_name: string | null;
         };
         SearchPageDto: {
             /**
@@ -4803,6 +7154,12 @@ export interface components {
             status: boolean;
             /** @example 1 */
             total: number;
+        };
+        SeenPageDto: {
+            /** Format: date-time */
+            seen_at: string;
+            title: string | null;
+            url: string;
         };
         SendMessageDto: {
             /** @description Agent user sending the reply; defaults to the user who created the key */
@@ -4844,6 +7201,24 @@ export interface components {
             message: string;
             /** @example true */
             status: boolean;
+        };
+        SessionResponseDto: {
+            /**
+             * @description HTTP status code as a string
+             * @example 200
+             */
+            code: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-22T10:00:00.000Z
+             */
+            datetime: string;
+            /** @example OK */
+            message: string;
+            /** @example true */
+            status: boolean;
+            token: string;
+            user: components["schemas"]["AgentDto"];
         };
         SetConversationLabelsDto: {
             /** @description Every label the conversation is to carry */
@@ -4903,16 +7278,16 @@ export interface components {
             /** Format: date-time */
             created_at: string;
             domain: string | null;
+            help_center: components["schemas"]["HelpCenterSettingsDto"];
             id: number;
             is_active: boolean;
             name: string;
+            retention_days: number | null;
             /** @example UTC */
             timezone: string;
             /** @description The key the widget uses to identify the site */
             widget_key: string;
-            widget_settings: {
-                [key: string]: unknown;
-            };
+            widget_settings: components["schemas"]["StoredWidgetSettingsDto"];
         };
         SiteListResponseDto: {
             /**
@@ -5008,6 +7383,98 @@ export interface components {
             /** @enum {string} */
             status: "available" | "booked";
         };
+        SnoozeDto: {
+            /**
+             * Format: date-time
+             * @description When it comes back (in the future, within a year); null wakes it now
+             * @example 2026-11-27T09:00:00Z
+             */
+            until: string | null;
+        };
+        SnoozeResponseDto: {
+            /**
+             * @description HTTP status code as a string
+             * @example 200
+             */
+            code: string;
+            data: components["schemas"]["SnoozeStateDto"];
+            /**
+             * Format: date-time
+             * @example 2026-11-22T10:00:00.000Z
+             */
+            datetime: string;
+            /** @example OK */
+            message: string;
+            /** @example true */
+            status: boolean;
+        };
+        SnoozeStateDto: {
+            id: number;
+            /** Format: date-time */
+            snoozed_until: string | null;
+        };
+        SsoSettingsDto: {
+            allowed_domains: string[];
+            client_id: string | null;
+            /**
+             * @description Always masked
+             * @example ********
+             */
+            client_secret: string | null;
+            /** @description false until single sign-on is set up (the other fields are then null or defaults) */
+            configured: boolean;
+            /** @enum {string} */
+            default_role: "admin" | "agent";
+            enforce: boolean;
+            issuer: string | null;
+            /** Format: date-time */
+            updated_at: string | null;
+        };
+        SsoSettingsResponseDto: {
+            /**
+             * @description HTTP status code as a string
+             * @example 200
+             */
+            code: string;
+            data: components["schemas"]["SsoSettingsDto"];
+            /**
+             * Format: date-time
+             * @example 2026-11-22T10:00:00.000Z
+             */
+            datetime: string;
+            /** @example OK */
+            message: string;
+            /** @example true */
+            status: boolean;
+        };
+        StartContentImportDto: {
+            /**
+             * @description Pages under these paths are never read
+             * @example [
+             *       "/blog/"
+             *     ]
+             */
+            exclude?: string[];
+            /**
+             * @description Only pages under these paths become articles
+             * @example [
+             *       "/help/"
+             *     ]
+             */
+            include?: string[];
+            /** @default 200 */
+            max_pages: number;
+            /**
+             * @description Publish the articles at once (else they wait as drafts)
+             * @default false
+             */
+            publish: boolean;
+            /**
+             * @description Where to start; by default `https://<the site's domain>/`
+             * @example https://acme.example/help/
+             */
+            start_url?: string;
+        };
         StatusDto: {
             /**
              * @description HTTP status code as a string
@@ -5032,12 +7499,113 @@ export interface components {
             /** @example 0.1.0 */
             version: string;
         };
+        StoredAppearanceDto: {
+            /** @example #2563eb */
+            color: string;
+            greeting: string;
+            launcher_label: string;
+            /** @enum {string} */
+            position: "right" | "left";
+        };
+        StoredAvailabilityDto: {
+            away_message: string | null;
+            /** @description Weekly hours in the site's time zone; `null` is always open */
+            business_hours: {
+                [key: string]: {
+                    end: string;
+                    start: string;
+                }[];
+            } | null;
+            /** @enum {string} */
+            reply_time: "minutes" | "hours" | "day";
+        };
+        StoredConsentDto: {
+            enabled: boolean;
+            privacy_url: string | null;
+            text: string;
+        };
+        StoredDataLookupDto: {
+            enabled: boolean;
+        };
+        StoredFilterRecordDto: {
+            button_label: string;
+            empty_reply?: string;
+            enabled: boolean;
+            filters?: ("txn" | "utr" | "status" | "mobile" | "date")[];
+            login_required_reply?: string;
+        };
+        StoredOfflineDto: {
+            /** @enum {string} */
+            mode: "chat" | "ticket_form";
+        };
+        StoredPreChatFieldDto: {
+            /** @description One of the built-in fields (name, email) */
+            builtin?: boolean;
+            /** @example company */
+            key: string;
+            /** @example Company */
+            label: string;
+            required: boolean;
+            /** @enum {string} */
+            type: "text" | "email" | "tel" | "textarea" | "number" | "select" | "checkbox" | "date";
+        };
+        StoredPreChatFormDto: {
+            delay_minutes: number;
+            enabled: boolean;
+            fields: components["schemas"]["StoredPreChatFieldDto"][];
+        };
+        StoredTranscriptsDto: {
+            on_close: boolean;
+        };
+        StoredVisitorAccountLoginDto: {
+            enabled: boolean;
+            logout_label: string;
+            menu_label: string;
+        };
+        StoredWidgetSettingsDto: {
+            appearance: components["schemas"]["StoredAppearanceDto"];
+            availability: components["schemas"]["StoredAvailabilityDto"];
+            consent: components["schemas"]["StoredConsentDto"];
+            data_lookup: components["schemas"]["StoredDataLookupDto"];
+            filter_record: components["schemas"]["StoredFilterRecordDto"];
+            offline: components["schemas"]["StoredOfflineDto"];
+            pre_chat_form: components["schemas"]["StoredPreChatFormDto"];
+            transcripts: components["schemas"]["StoredTranscriptsDto"];
+            visitor_account_login: components["schemas"]["StoredVisitorAccountLoginDto"];
+        };
         SuspendOrganizationDto: {
             /**
              * @description Why, in a sentence the organization's members read
              * @example Payment overdue since 1 November. Contact billing@example.com.
              */
             reason: string;
+        };
+        SwitchOrganizationDto: {
+            /**
+             * @description An organization this login is a member of
+             * @example 2
+             */
+            organization_id: number;
+        };
+        SwitchOrganizationResponseDto: {
+            /**
+             * @description HTTP status code as a string
+             * @example 200
+             */
+            code: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-22T10:00:00.000Z
+             */
+            datetime: string;
+            /** @example OK */
+            message: string;
+            organization: components["schemas"]["OrganizationDto"];
+            /** @example true */
+            status: boolean;
+            /** @description The new session token (also set as the session cookie) */
+            token: string;
+            user: components["schemas"]["AgentDto"];
         };
         TeamDirectoryResponseDto: {
             /**
@@ -5066,6 +7634,8 @@ export interface components {
             total: number;
         };
         TeamMemberDto: {
+            /** @description The member's picture, or null */
+            avatar_url: string | null;
             /** @example 7 */
             id: number;
             /** @example Ada Agent */
@@ -5235,6 +7805,46 @@ export interface components {
             /** @description Start to closing */
             resolution: components["schemas"]["DurationDto"];
         };
+        TranscriptQueuedDto: {
+            conversation_id: number;
+            /** @example ada@example.com */
+            email: string;
+        };
+        TranscriptQueuedResponseDto: {
+            /**
+             * @description HTTP status code as a string
+             * @example 200
+             */
+            code: string;
+            data: components["schemas"]["TranscriptQueuedDto"];
+            /**
+             * Format: date-time
+             * @example 2026-11-22T10:00:00.000Z
+             */
+            datetime: string;
+            /** @example OK */
+            message: string;
+            /** @example true */
+            status: boolean;
+        };
+        TranscriptRequestDto: {
+            /** @description One of the visitor's conversations; default the newest one it wrote in */
+            conversation_id?: number;
+            /**
+             * @description Where to send it; optional when the visitor's email is known (then that one). Saved on a visitor who had none.
+             * @example ada@example.com
+             */
+            email?: string;
+        };
+        TranslationDto: {
+            id: number;
+            /** @enum {string} */
+            locale: "en" | "de" | "fr" | "es" | "pt" | "ar";
+            slug: string;
+            /** @enum {string} */
+            status: "draft" | "published" | "archived";
+            title: string;
+        };
         TrustedLoginDto: {
             /** @example ada@example.com */
             email: string;
@@ -5320,6 +7930,62 @@ export interface components {
             status: boolean;
             trusted_login: components["schemas"]["TrustedLoginStatusDto"];
         };
+        TwoFactorSetupDto: {
+            /** @example otpauth://totp/Support%20Chat:ada%40example.com?secret=... */
+            otpauth_uri: string;
+            /**
+             * @description Base32
+             * @example JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP
+             */
+            secret: string;
+        };
+        TwoFactorSetupResponseDto: {
+            /**
+             * @description HTTP status code as a string
+             * @example 200
+             */
+            code: string;
+            data: components["schemas"]["TwoFactorSetupDto"];
+            /**
+             * Format: date-time
+             * @example 2026-11-22T10:00:00.000Z
+             */
+            datetime: string;
+            /** @example OK */
+            message: string;
+            /** @example true */
+            status: boolean;
+        };
+        TwoFactorStatusDto: {
+            enabled: boolean;
+            /** @description This session came through single sign-on: second factors are the identity provider's, and setting one up here is refused (403). */
+            managed_by_provider: boolean;
+            /** @description Unused recovery codes */
+            recovery_codes_left: number;
+        };
+        TwoFactorStatusResponseDto: {
+            /**
+             * @description HTTP status code as a string
+             * @example 200
+             */
+            code: string;
+            data: components["schemas"]["TwoFactorStatusDto"];
+            /**
+             * Format: date-time
+             * @example 2026-11-22T10:00:00.000Z
+             */
+            datetime: string;
+            /** @example OK */
+            message: string;
+            /** @example true */
+            status: boolean;
+        };
+        UnansweredDto: {
+            /** @description How often it was asked (same words, any case) */
+            asked: number;
+            /** @example Do you deliver on Sundays? */
+            question: string;
+        };
         UpdateAppointmentDto: {
             /** @description Internal notes, seen by agents only; null clears them, omitted keeps them */
             notes?: string | null;
@@ -5371,18 +8037,64 @@ export interface components {
              */
             working_hours?: components["schemas"]["WorkingHoursChangeDto"];
         };
+        UpdateArticleDto: {
+            /** @description Markdown (raw HTML is shown as text) */
+            body?: string;
+            /** @description A category of the same site and locale; `null` for none */
+            category_id?: number | null;
+            excerpt?: string | null;
+            /** @enum {string} */
+            locale?: "en" | "de" | "fr" | "es" | "pt" | "ar";
+            /**
+             * @description Unique per site and locale (409 otherwise); derived from the title when omitted
+             * @example reset-your-password
+             */
+            slug?: string;
+            source_url?: string | null;
+            /**
+             * @default draft
+             * @enum {string}
+             */
+            status: "draft" | "published" | "archived";
+            /** @example Reset your password */
+            title?: string;
+            /** @description The article (same site, another locale) this one translates; `null` unlinks it. Kept as the group's original */
+            translation_of?: number | null;
+        };
         UpdateAutoAssignmentDto: {
             capacity?: number;
             enabled?: boolean;
+        };
+        UpdateBotReplyDto: {
+            answer?: string;
+            enabled?: boolean;
+            question?: string;
+            source_url?: string | null;
         };
         UpdateCannedResponseDto: {
             body?: string;
             /** @example refund */
             shortcut?: string;
         };
+        UpdateCategoryDto: {
+            description?: string | null;
+            /** @enum {string} */
+            locale?: "en" | "de" | "fr" | "es" | "pt" | "ar";
+            /** @example Billing */
+            name?: string;
+            /**
+             * @description Order, ascending
+             * @default 0
+             */
+            position: number;
+            /** @example billing */
+            slug?: string;
+        };
         UpdateEmailInboxDto: {
             acknowledge?: boolean;
             address?: string;
+            /** @description New IMAP settings (the password may be left out to keep it); null stops reading */
+            imap?: components["schemas"]["ImapSettingsDto"] | null;
             name?: string;
             site_id?: number;
         };
@@ -5392,10 +8104,24 @@ export interface components {
             /** @example billing */
             name?: string;
         };
+        UpdateMacroDto: {
+            actions?: components["schemas"]["MacroActionDto"][];
+            name?: string;
+        };
+        UpdateNotificationPreferencesDto: {
+            conversation_assigned?: boolean;
+            customer_reply?: boolean;
+            missed_chat?: boolean;
+            new_conversation?: boolean;
+            ticket_assigned?: boolean;
+            visitor_reply?: boolean;
+        };
         UpdateOrganizationDto: {
             auto_assignment?: components["schemas"]["UpdateAutoAssignmentDto"];
             /** @example Acme Inc. */
             name?: string;
+            /** @description Every member must use two-factor authentication: members without it are sent to set it up before anything else */
+            require_two_factor?: boolean;
         };
         UpdatePlatformOrganizationDto: {
             /** @enum {string} */
@@ -5405,6 +8131,22 @@ export interface components {
              * @description When the subscription ends (widget routes answer 402 after the grace days); null: never
              */
             subscription_ends_at?: string | null;
+        };
+        UpdateProfileDto: {
+            /**
+             * @description null removes your avatar (upload one with POST /api/agent/me/avatar)
+             * @enum {string|null}
+             */
+            avatar?: null;
+            /** @description Required with `password` */
+            current_password?: string;
+            /**
+             * @description Your name in this organization
+             * @example Ada Agent
+             */
+            name?: string;
+            /** @description A new password */
+            password?: string;
         };
         UpdateSiteDto: {
             /**
@@ -5421,16 +8163,47 @@ export interface components {
              * @example www.example.com
              */
             domain?: string | null;
+            help_center?: components["schemas"]["HelpCenterSettingsInputDto"];
             /** @default true */
             is_active: boolean;
             /** @example Main website */
             name?: string;
+            /**
+             * @description Days a closed conversation is kept; a daily job erases older ones (their messages and files). `null` keeps them forever
+             * @example 365
+             */
+            retention_days?: number | null;
             /**
              * @default UTC
              * @example Europe/Berlin
              */
             timezone: string;
             widget_settings?: components["schemas"]["WidgetSettingsDto"];
+        };
+        UpdateSsoSettingsDto: {
+            /**
+             * @description Email domains whose addresses become members on their first sign-in (just-in-time); others must already be members
+             * @example [
+             *       "example.com"
+             *     ]
+             */
+            allowed_domains: string[];
+            /** @example support-chat */
+            client_id: string;
+            /** @description Sealed; left out keeps the stored one (required the first time) */
+            client_secret?: string;
+            /**
+             * @description The role of members created on sign-in
+             * @enum {string}
+             */
+            default_role: "admin" | "agent";
+            /** @description Refuse members' password login (owners may still use their password) */
+            enforce: boolean;
+            /**
+             * @description The OpenID Connect issuer (its discovery document is read on saving): https, and a public address unless the host is in SSO_ALLOWED_HOSTS (which also allows http)
+             * @example https://login.example.com
+             */
+            issuer: string;
         };
         UpdateTeamMemberDto: {
             name?: string;
@@ -5457,7 +8230,7 @@ export interface components {
         };
         UpdateWebhookDto: {
             description?: string | null;
-            events?: ("conversation.started" | "message.received" | "message.sent" | "chat.missed" | "chat.closed" | "ticket.created" | "ticket.assigned" | "ticket.status_changed" | "ticket.priority_changed" | "ticket.comment_added" | "review.submitted")[];
+            events?: ("conversation.started" | "message.received" | "message.sent" | "chat.missed" | "chat.closed" | "ticket.created" | "ticket.assigned" | "ticket.status_changed" | "ticket.priority_changed" | "ticket.comment_added" | "review.submitted" | "visitor.erased" | "kb.article_published")[];
             /** @description true re-enables a disabled endpoint */
             is_active?: boolean;
             url?: string;
@@ -5488,6 +8261,11 @@ export interface components {
              */
             error_code: string;
             /**
+             * @description The domain reason of the error, a slug the apps look up in their catalogs (the `message` stays the English text). For a 422, the slug of the first text of `errors`.
+             * @example conversation_closed
+             */
+            error_reason?: components["schemas"]["ErrorReason"];
+            /**
              * @example {
              *       "body": [
              *         "The body field is required."
@@ -5497,10 +8275,25 @@ export interface components {
             errors: {
                 [key: string]: string[];
             };
+            /**
+             * @description Each field of `errors` with the slug of each of its texts, in the same order (generic field codes such as `required` or `too_long`, or a domain reason).
+             * @example {
+             *       "body": [
+             *         "required"
+             *       ]
+             *     }
+             */
+            field_reasons: {
+                [key: string]: components["schemas"]["ErrorReason"][];
+            };
             /** @example OK */
             message: string;
             /** @example false */
             status: boolean;
+        };
+        VerifyEmailDto: {
+            /** @description The token of the mailed link */
+            token: string;
         };
         VerifyOtpDto: {
             /**
@@ -5579,6 +8372,62 @@ export interface components {
             /** Format: uuid */
             visitor_uid: string;
         };
+        VisitorErasedDto: {
+            /** @description Appointments whose visitor details were erased */
+            appointments: number;
+            attachments: number;
+            /** @description Conversations whose content was erased */
+            conversations: number;
+            /** Format: date-time */
+            erased_at: string;
+            messages: number;
+            /** @description Tickets whose customer details were erased */
+            tickets: number;
+            visitor_id: number;
+        };
+        VisitorErasedResponseDto: {
+            /**
+             * @description HTTP status code as a string
+             * @example 200
+             */
+            code: string;
+            data: components["schemas"]["VisitorErasedDto"];
+            /**
+             * Format: date-time
+             * @example 2026-11-22T10:00:00.000Z
+             */
+            datetime: string;
+            /** @example OK */
+            message: string;
+            /** @example true */
+            status: boolean;
+        };
+        VisitorExportDto: {
+            appointments: components["schemas"]["ExportedAppointmentDto"][];
+            consent: components["schemas"]["ExportedConsentDto"];
+            conversations: components["schemas"]["ExportedConversationDto"][];
+            /** Format: date-time */
+            exported_at: string;
+            tickets: components["schemas"]["ExportedTicketDto"][];
+            visitor: components["schemas"]["ExportedVisitorDto"];
+        };
+        VisitorExportResponseDto: {
+            /**
+             * @description HTTP status code as a string
+             * @example 200
+             */
+            code: string;
+            data: components["schemas"]["VisitorExportDto"];
+            /**
+             * Format: date-time
+             * @example 2026-11-22T10:00:00.000Z
+             */
+            datetime: string;
+            /** @example OK */
+            message: string;
+            /** @example true */
+            status: boolean;
+        };
         VisitorPageDto: {
             /**
              * @description HTTP status code as a string
@@ -5609,6 +8458,8 @@ export interface components {
             account_login: components["schemas"]["AccountLoginDto"];
             /** @description Latest first, at most 50 */
             appointments: components["schemas"]["PanelAppointmentDto"][];
+            /** @description Parsed from the widget's user agent */
+            browser: components["schemas"]["BrowserDto"];
             /** @description Newest first, at most 50 */
             conversations: components["schemas"]["PanelConversationDto"][];
             country: string | null;
@@ -5616,6 +8467,8 @@ export interface components {
             created_at: string;
             /** @description The page the widget last reported */
             current_page: components["schemas"]["CurrentPageDto"];
+            /** @description The custom fields by the site's labels, in the site's order */
+            custom_field_list: components["schemas"]["CustomFieldDto"][];
             /** @description Answers to the custom pre-chat fields, by field key */
             custom_fields: {
                 [key: string]: unknown;
@@ -5627,11 +8480,20 @@ export interface components {
             /** Format: date-time */
             last_seen_at: string | null;
             name: string | null;
+            /** @description The last pages seen, newest first (at most 10) */
+            pages_seen: components["schemas"]["SeenPageDto"][];
             phone: string | null;
             pre_chat_submitted: boolean;
+            /** @description Where the visitor came from */
+            referrer: string | null;
             site_id: number;
-            /** @description Newest first, at most 50 */
+            /** @description Newest first, at most 50: the visitor's, and those filed under the visitor's address */
             tickets: components["schemas"]["PanelTicketDto"][];
+            /**
+             * @description The visitor's time zone, from the widget
+             * @example Europe/Berlin
+             */
+            timezone: string | null;
         };
         VisitorPanelResponseDto: {
             /**
@@ -5791,7 +8653,7 @@ export interface components {
              * @example gone
              */
             disabled_reason: string | null;
-            events: ("conversation.started" | "message.received" | "message.sent" | "chat.missed" | "chat.closed" | "ticket.created" | "ticket.assigned" | "ticket.status_changed" | "ticket.priority_changed" | "ticket.comment_added" | "review.submitted")[];
+            events: ("conversation.started" | "message.received" | "message.sent" | "chat.missed" | "chat.closed" | "ticket.created" | "ticket.assigned" | "ticket.status_changed" | "ticket.priority_changed" | "ticket.comment_added" | "review.submitted" | "visitor.erased" | "kb.article_published")[];
             id: number;
             is_active: boolean;
             /**
@@ -5890,11 +8752,83 @@ export interface components {
             visitor_name: string | null;
             visitor_phone: string | null;
         };
+        WidgetArticleDto: {
+            excerpt: string | null;
+            /** @description Rendered on the server (safe to show as it is) */
+            html: string;
+            id: number;
+            /** @enum {string} */
+            locale: "en" | "de" | "fr" | "es" | "pt" | "ar";
+            /** Format: date-time */
+            published_at: string | null;
+            title: string;
+            /** Format: date-time */
+            updated_at: string;
+            url: string;
+        };
+        WidgetArticleHitDto: {
+            excerpt: string | null;
+            id: number;
+            /** @enum {string} */
+            locale: "en" | "de" | "fr" | "es" | "pt" | "ar";
+            /** @description HTML-escaped text with the matches in `<mark>`; null for suggestions */
+            snippet: string | null;
+            title: string;
+            /** @description Its public help-center address */
+            url: string;
+        };
+        WidgetArticleResponseDto: {
+            /**
+             * @description HTTP status code as a string
+             * @example 200
+             */
+            code: string;
+            data: components["schemas"]["WidgetArticleDto"];
+            /**
+             * Format: date-time
+             * @example 2026-11-22T10:00:00.000Z
+             */
+            datetime: string;
+            /** @example OK */
+            message: string;
+            /** @example true */
+            status: boolean;
+        };
+        WidgetAvailabilityDto: {
+            /** @description Shown while nobody is there; `null` uses the widget's own words */
+            away_message?: string | null;
+            /**
+             * @description Weekly hours in the site's time zone, like appointments' working_hours (`monday` ... `sunday`, each a list of `HH:MM` ranges; a day left out or `[]` is closed). Replaced whole; `null` is always open.
+             * @example {
+             *       "monday": [
+             *         {
+             *           "end": "17:00",
+             *           "start": "09:00"
+             *         }
+             *       ],
+             *       "saturday": []
+             *     }
+             */
+            business_hours?: {
+                [key: string]: {
+                    end: string;
+                    start: string;
+                }[];
+            } | null;
+            /**
+             * @description How soon the visitor may expect a reply
+             * @enum {string}
+             */
+            reply_time?: "minutes" | "hours" | "day";
+        };
         WidgetConfigDto: {
-            /** @description Whether an agent of the organization is online now; the `/widget` socket pushes `agents.availability` when it changes. When false the widget offers POST /api/widget/offline-messages. */
+            /** @description Whether an agent of the organization is online now; the `/widget` socket pushes `agents.availability` when it changes. See `availability` for what the widget shows. */
             agents_online: boolean;
             appearance: components["schemas"]["AppearanceConfigDto"];
+            availability: components["schemas"]["AvailabilityConfigDto"];
+            consent: components["schemas"]["ConsentConfigDto"];
             filter_record: components["schemas"]["FilterRecordConfigDto"];
+            offline: components["schemas"]["OfflineConfigDto"];
             pre_chat_form: components["schemas"]["PreChatFormConfigDto"];
             visitor_account_login: components["schemas"]["VisitorAccountLoginConfigDto"];
         };
@@ -5915,6 +8849,20 @@ export interface components {
             status: boolean;
             widget_config: components["schemas"]["WidgetConfigDto"];
         };
+        WidgetConsentDto: {
+            /**
+             * @description Ask the visitor to agree before the first message (the agreement is recorded)
+             * @default false
+             */
+            enabled: boolean;
+            /**
+             * @description The privacy policy the widget links to; `null` for none
+             * @example https://www.example.com/privacy
+             */
+            privacy_url?: string | null;
+            /** @example We store this chat to answer you. */
+            text?: string;
+        };
         WidgetCreateTicketDto: {
             /**
              * @description The initial ticket message
@@ -5933,6 +8881,10 @@ export interface components {
             name?: string;
             /** @example Cannot download my invoice */
             subject: string;
+        };
+        WidgetEmailDto: {
+            /** @example ada@example.com */
+            email: string;
         };
         WidgetInitDto: {
             /** @example 241 */
@@ -5955,6 +8907,16 @@ export interface components {
              * @enum {string}
              */
             platform?: "android" | "ios" | "react-native" | "flutter" | "capacitor" | "cordova";
+            /**
+             * @description Where the visitor came to the site from (the host page's referrer)
+             * @example https://www.google.com/
+             */
+            referrer?: string;
+            /**
+             * @description The visitor's time zone (IANA), for their local time in the agents' panel
+             * @example Europe/Berlin
+             */
+            timezone?: string;
             /** @example https://shop.example/pricing */
             url?: string;
             /** @example ada@example.com */
@@ -5979,6 +8941,11 @@ export interface components {
              * @example 200
              */
             code: string;
+            /**
+             * Format: date-time
+             * @description When the visitor agreed to the site's consent text (`widget_config.consent`); null: not yet
+             */
+            consented_at: string | null;
             /** @description The open conversation (listed once the first message starts it) */
             conversation_id: number;
             /**
@@ -6000,7 +8967,29 @@ export interface components {
             visitor_uid: string;
             widget_config: components["schemas"]["WidgetConfigDto"];
         };
+        WidgetKbSearchResponseDto: {
+            /**
+             * @description HTTP status code as a string
+             * @example 200
+             */
+            code: string;
+            /** @description At most 10 */
+            data: components["schemas"]["WidgetArticleHitDto"][];
+            /**
+             * Format: date-time
+             * @example 2026-11-22T10:00:00.000Z
+             */
+            datetime: string;
+            /** @example OK */
+            message: string;
+            /** @example true */
+            status: boolean;
+            /** @description True when these are suggestions (no `q`) */
+            suggested: boolean;
+        };
         WidgetMessageCreatedResponseDto: {
+            /** @description Always empty for a visitor message */
+            actions: components["schemas"]["MessageActionDto"][];
             attachments: components["schemas"]["AttachmentDto"][];
             body: string;
             /**
@@ -6022,12 +9011,26 @@ export interface components {
             message: string;
             /** @enum {boolean} */
             private: false;
+            /** @enum {string|null} */
+            sender_avatar_url: null;
             sender_id: number | null;
+            /** @enum {boolean} */
+            sender_mismatch: false;
+            /** @enum {string|null} */
+            sender_name: null;
             /** @enum {string} */
             sender_type: "visitor";
             /** @example true */
             status: boolean;
             type: string;
+        };
+        WidgetOfflineDto: {
+            /**
+             * @description With nobody there: `chat` keeps the message box (the message waits; the widget asks for an email), `ticket_form` shows the leave-a-message form that files a ticket
+             * @default chat
+             * @enum {string}
+             */
+            mode: "chat" | "ticket_form";
         };
         WidgetOfflineMessageDto: {
             /**
@@ -6111,9 +9114,13 @@ export interface components {
         };
         WidgetSettingsDto: {
             appearance?: components["schemas"]["WidgetAppearanceDto"];
+            availability?: components["schemas"]["WidgetAvailabilityDto"];
+            consent?: components["schemas"]["WidgetConsentDto"];
             data_lookup?: components["schemas"]["DataLookupSettingsDto"];
             filter_record?: components["schemas"]["FilterRecordSettingsDto"];
+            offline?: components["schemas"]["WidgetOfflineDto"];
             pre_chat_form?: components["schemas"]["PreChatFormDto"];
+            transcripts?: components["schemas"]["WidgetTranscriptsDto"];
             visitor_account_login?: components["schemas"]["VisitorAccountLoginSettingsDto"];
         };
         WidgetTicketDto: {
@@ -6152,6 +9159,13 @@ export interface components {
             message: string;
             /** @example true */
             status: boolean;
+        };
+        WidgetTranscriptsDto: {
+            /**
+             * @description Mail the visitor the conversation when it is closed (when its email is known)
+             * @default false
+             */
+            on_close: boolean;
         };
         WidgetVisitorBodyDto: {
             /**
@@ -6192,6 +9206,126 @@ export interface components {
 }
 export type $defs = Record<string, never>;
 export interface operations {
+    AnswerBot_report: {
+        parameters: {
+            query?: {
+                /** @description The last days */
+                days?: number;
+                /** @description Only this site */
+                site_id?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AnswerBotReportResponseDto"];
+                };
+            };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Missing or invalid credentials (`Unauthenticated.`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Missing ability, feature not in plan, or role too low */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Validation failed; `errors` names each field */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorDto"];
+                };
+            };
+        };
+    };
+    AnswerBot_answerLog: {
+        parameters: {
+            query?: {
+                page?: number;
+                per_page?: number;
+                /** @description Only this site */
+                site_id?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AnswerLogListDto"];
+                };
+            };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Missing or invalid credentials (`Unauthenticated.`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Missing ability, feature not in plan, or role too low */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Validation failed; `errors` names each field */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorDto"];
+                };
+            };
+        };
+    };
     ApiKeys_list: {
         parameters: {
             query?: {
@@ -6744,6 +9878,138 @@ export interface operations {
             };
         };
     };
+    AuditLog_list: {
+        parameters: {
+            query?: {
+                page?: number;
+                per_page?: number;
+                /** @description The actor's id (a member or an API key) */
+                actor_id?: number;
+                action?: string;
+                target_type?: string;
+                /** @description From this instant, inclusive */
+                from?: string;
+                /** @description Up to this instant, inclusive */
+                to?: string;
+                /** @description `csv`: every matching row (up to 10 000, newest first) as a CSV attachment */
+                format?: "json" | "csv";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of entries, or with `format=csv` every matching entry as CSV */
+            200: {
+                headers: {
+                    "Content-Disposition"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuditLogListResponseDto"];
+                    "text/csv": string;
+                };
+            };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Missing or invalid credentials (`Unauthenticated.`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Missing ability, feature not in plan, or role too low */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Validation failed; `errors` names each field */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorDto"];
+                };
+            };
+        };
+    };
+    Accounts_accept: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AcceptInvitationDto"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AcceptInvitationResponseDto"];
+                };
+            };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Conflict with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Validation failed; `errors` names each field */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorDto"];
+                };
+            };
+            /** @description Rate limit exceeded (`Too Many Attempts.`) */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+        };
+    };
     Auth_login: {
         parameters: {
             query?: never;
@@ -6776,6 +10042,15 @@ export interface operations {
             };
             /** @description Missing or invalid credentials (`Unauthenticated.`) */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Missing ability, feature not in plan, or role too low */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6997,6 +10272,99 @@ export interface operations {
             };
         };
     };
+    Accounts_requestReset: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PasswordResetRequestDto"];
+            };
+        };
+        responses: {
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EnvelopeDto"];
+                };
+            };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Validation failed; `errors` names each field */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorDto"];
+                };
+            };
+            /** @description Rate limit exceeded (`Too Many Attempts.`) */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+        };
+    };
+    Accounts_confirmReset: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PasswordResetConfirmDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EnvelopeDto"];
+                };
+            };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Validation failed; `errors` names each field */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorDto"];
+                };
+            };
+        };
+    };
     Auth_register: {
         parameters: {
             query?: never;
@@ -7054,6 +10422,522 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+        };
+    };
+    Sso_callback: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Redirect (`Location`) */
+            302: {
+                headers: {
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Validation failed; `errors` names each field. Any route: a query parameter, header or body field holding a NUL character or a lone surrogate */
+            422: {
+                headers: {
+                    /** @description Requests allowed per API key and minute (RATE_LIMIT_PER_MINUTE) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorDto"];
+                };
+            };
+        };
+    };
+    Sso_start: {
+        parameters: {
+            query: {
+                /** @description The organization id */
+                organization: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Redirect (`Location`) */
+            302: {
+                headers: {
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Validation failed; `errors` names each field */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorDto"];
+                };
+            };
+        };
+    };
+    Auth_switchOrganization: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SwitchOrganizationDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SwitchOrganizationResponseDto"];
+                };
+            };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Missing or invalid credentials (`Unauthenticated.`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Missing ability, feature not in plan, or role too low */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Not found, or owned by another organization (`Not found.`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Validation failed; `errors` names each field */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorDto"];
+                };
+            };
+        };
+    };
+    TwoFactor_finish: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["FinishTwoFactorDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SessionResponseDto"];
+                };
+            };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Missing or invalid credentials (`Unauthenticated.`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Validation failed; `errors` names each field */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorDto"];
+                };
+            };
+            /** @description Rate limit exceeded (`Too Many Attempts.`) */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+        };
+    };
+    Accounts_verifyEmail: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["VerifyEmailDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EnvelopeDto"];
+                };
+            };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Validation failed; `errors` names each field */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorDto"];
+                };
+            };
+        };
+    };
+    BotReplies_list: {
+        parameters: {
+            query?: {
+                page?: number;
+                per_page?: number;
+                /** @description Only the replies of this site */
+                site_id?: number;
+                /** @description Words in the question or the answer */
+                q?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BotReplyListDto"];
+                };
+            };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Missing or invalid credentials (`Unauthenticated.`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Missing ability, feature not in plan, or role too low */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Validation failed; `errors` names each field */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorDto"];
+                };
+            };
+        };
+    };
+    BotReplies_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateBotReplyDto"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BotReplyResponseDto"];
+                };
+            };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Missing or invalid credentials (`Unauthenticated.`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Missing ability, feature not in plan, or role too low */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Validation failed; `errors` names each field */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorDto"];
+                };
+            };
+        };
+    };
+    BotReplies_remove: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                reply: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EnvelopeDto"];
+                };
+            };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Missing or invalid credentials (`Unauthenticated.`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Missing ability, feature not in plan, or role too low */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Not found, or owned by another organization (`Not found.`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Validation failed; `errors` names each field. Any route: a query parameter, header or body field holding a NUL character or a lone surrogate */
+            422: {
+                headers: {
+                    /** @description Requests allowed per API key and minute (RATE_LIMIT_PER_MINUTE) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorDto"];
+                };
+            };
+        };
+    };
+    BotReplies_update: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                reply: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateBotReplyDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BotReplyResponseDto"];
+                };
+            };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Missing or invalid credentials (`Unauthenticated.`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Missing ability, feature not in plan, or role too low */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Not found, or owned by another organization (`Not found.`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Validation failed; `errors` names each field */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorDto"];
                 };
             };
         };
@@ -7334,6 +11218,8 @@ export interface operations {
                 sort?: "newest" | "activity";
                 /** @description Only conversations nobody is assigned to */
                 unassigned?: boolean;
+                /** @description `true`: only the snoozed conversations (the Snoozed view); otherwise snoozed ones are left out until they wake */
+                snoozed?: boolean;
             };
             header?: never;
             path?: never;
@@ -7978,6 +11864,85 @@ export interface operations {
             };
         };
     };
+    AgentConversations_snooze: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                conversation: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SnoozeDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SnoozeResponseDto"];
+                };
+            };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Missing or invalid credentials (`Unauthenticated.`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Missing ability, feature not in plan, or role too low */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Not found, or owned by another organization (`Not found.`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Conflict with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Validation failed; `errors` names each field */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorDto"];
+                };
+            };
+        };
+    };
     AgentConversations_unassign: {
         parameters: {
             query?: never;
@@ -8408,6 +12373,640 @@ export interface operations {
             };
         };
     };
+    KnowledgeBase_articles: {
+        parameters: {
+            query?: {
+                page?: number;
+                per_page?: number;
+                site_id?: number;
+                locale?: "en" | "de" | "fr" | "es" | "pt" | "ar";
+                status?: "draft" | "published" | "archived";
+                /** @description Search: ranked by relevance (title above excerpt above body, typos in titles forgiven), with a highlighted `snippet` */
+                q?: string;
+                category_id?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ArticleListDto"];
+                };
+            };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Missing or invalid credentials (`Unauthenticated.`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Missing ability, feature not in plan, or role too low */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Validation failed; `errors` names each field */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorDto"];
+                };
+            };
+        };
+    };
+    KnowledgeBase_createArticle: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateArticleDto"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ArticleResponseDto"];
+                };
+            };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Missing or invalid credentials (`Unauthenticated.`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Missing ability, feature not in plan, or role too low */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Conflict with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Validation failed; `errors` names each field */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorDto"];
+                };
+            };
+        };
+    };
+    KnowledgeBase_article: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                article: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ArticleResponseDto"];
+                };
+            };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Missing or invalid credentials (`Unauthenticated.`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Missing ability, feature not in plan, or role too low */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Not found, or owned by another organization (`Not found.`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Validation failed; `errors` names each field. Any route: a query parameter, header or body field holding a NUL character or a lone surrogate */
+            422: {
+                headers: {
+                    /** @description Requests allowed per API key and minute (RATE_LIMIT_PER_MINUTE) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorDto"];
+                };
+            };
+        };
+    };
+    KnowledgeBase_removeArticle: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                article: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EnvelopeDto"];
+                };
+            };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Missing or invalid credentials (`Unauthenticated.`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Missing ability, feature not in plan, or role too low */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Not found, or owned by another organization (`Not found.`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Validation failed; `errors` names each field. Any route: a query parameter, header or body field holding a NUL character or a lone surrogate */
+            422: {
+                headers: {
+                    /** @description Requests allowed per API key and minute (RATE_LIMIT_PER_MINUTE) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorDto"];
+                };
+            };
+        };
+    };
+    KnowledgeBase_updateArticle: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                article: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateArticleDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ArticleResponseDto"];
+                };
+            };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Missing or invalid credentials (`Unauthenticated.`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Missing ability, feature not in plan, or role too low */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Not found, or owned by another organization (`Not found.`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Conflict with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Validation failed; `errors` names each field */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorDto"];
+                };
+            };
+        };
+    };
+    KnowledgeBase_categories: {
+        parameters: {
+            query?: {
+                page?: number;
+                per_page?: number;
+                site_id?: number;
+                locale?: "en" | "de" | "fr" | "es" | "pt" | "ar";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CategoryListDto"];
+                };
+            };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Missing or invalid credentials (`Unauthenticated.`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Missing ability, feature not in plan, or role too low */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Validation failed; `errors` names each field */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorDto"];
+                };
+            };
+        };
+    };
+    KnowledgeBase_createCategory: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateCategoryDto"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CategoryResponseDto"];
+                };
+            };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Missing or invalid credentials (`Unauthenticated.`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Missing ability, feature not in plan, or role too low */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Conflict with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Validation failed; `errors` names each field */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorDto"];
+                };
+            };
+        };
+    };
+    KnowledgeBase_removeCategory: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                category: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EnvelopeDto"];
+                };
+            };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Missing or invalid credentials (`Unauthenticated.`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Missing ability, feature not in plan, or role too low */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Not found, or owned by another organization (`Not found.`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Validation failed; `errors` names each field. Any route: a query parameter, header or body field holding a NUL character or a lone surrogate */
+            422: {
+                headers: {
+                    /** @description Requests allowed per API key and minute (RATE_LIMIT_PER_MINUTE) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorDto"];
+                };
+            };
+        };
+    };
+    KnowledgeBase_updateCategory: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                category: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateCategoryDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CategoryResponseDto"];
+                };
+            };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Missing or invalid credentials (`Unauthenticated.`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Missing ability, feature not in plan, or role too low */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Not found, or owned by another organization (`Not found.`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Conflict with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Validation failed; `errors` names each field */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorDto"];
+                };
+            };
+        };
+    };
     Labels_list: {
         parameters: {
             query?: {
@@ -8667,6 +13266,344 @@ export interface operations {
             };
         };
     };
+    Macros_list: {
+        parameters: {
+            query?: {
+                page?: number;
+                per_page?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MacroListDto"];
+                };
+            };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Missing or invalid credentials (`Unauthenticated.`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Missing ability, feature not in plan, or role too low */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Validation failed; `errors` names each field */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorDto"];
+                };
+            };
+        };
+    };
+    Macros_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateMacroDto"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MacroResponseDto"];
+                };
+            };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Missing or invalid credentials (`Unauthenticated.`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Missing ability, feature not in plan, or role too low */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Validation failed; `errors` names each field */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorDto"];
+                };
+            };
+        };
+    };
+    Macros_remove: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                macro: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EnvelopeDto"];
+                };
+            };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Missing or invalid credentials (`Unauthenticated.`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Missing ability, feature not in plan, or role too low */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Not found, or owned by another organization (`Not found.`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Validation failed; `errors` names each field. Any route: a query parameter, header or body field holding a NUL character or a lone surrogate */
+            422: {
+                headers: {
+                    /** @description Requests allowed per API key and minute (RATE_LIMIT_PER_MINUTE) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorDto"];
+                };
+            };
+        };
+    };
+    Macros_update: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                macro: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateMacroDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MacroResponseDto"];
+                };
+            };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Missing or invalid credentials (`Unauthenticated.`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Missing ability, feature not in plan, or role too low */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Not found, or owned by another organization (`Not found.`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Validation failed; `errors` names each field */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorDto"];
+                };
+            };
+        };
+    };
+    Macros_run: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                macro: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RunMacroDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MacroRunResponseDto"];
+                };
+            };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Missing or invalid credentials (`Unauthenticated.`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Missing ability, feature not in plan, or role too low */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Not found, or owned by another organization (`Not found.`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Conflict with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Validation failed; `errors` names each field */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorDto"];
+                };
+            };
+        };
+    };
     MailLog_list: {
         parameters: {
             query?: {
@@ -8850,6 +13787,698 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ValidationErrorDto"];
+                };
+            };
+        };
+    };
+    Profile_update: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateProfileDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AgentResponseDto"];
+                };
+            };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Missing or invalid credentials (`Unauthenticated.`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Missing ability, feature not in plan, or role too low */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Validation failed; `errors` names each field */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorDto"];
+                };
+            };
+            /** @description Rate limit exceeded (`Too Many Attempts.`) */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+        };
+    };
+    Profile_upload: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description One file in the multipart field `file` */
+        requestBody: {
+            content: {
+                "multipart/form-data": {
+                    /** Format: binary */
+                    file: string;
+                };
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AgentResponseDto"];
+                };
+            };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Missing or invalid credentials (`Unauthenticated.`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Missing ability, feature not in plan, or role too low */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Validation failed; `errors` names each field */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorDto"];
+                };
+            };
+        };
+    };
+    Profile_removeAvatar: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AgentResponseDto"];
+                };
+            };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Missing or invalid credentials (`Unauthenticated.`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Missing ability, feature not in plan, or role too low */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Validation failed; `errors` names each field. Any route: a query parameter, header or body field holding a NUL character or a lone surrogate */
+            422: {
+                headers: {
+                    /** @description Requests allowed per API key and minute (RATE_LIMIT_PER_MINUTE) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorDto"];
+                };
+            };
+        };
+    };
+    Accounts_resendVerification: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EnvelopeDto"];
+                };
+            };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Missing or invalid credentials (`Unauthenticated.`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Missing ability, feature not in plan, or role too low */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Validation failed; `errors` names each field. Any route: a query parameter, header or body field holding a NUL character or a lone surrogate */
+            422: {
+                headers: {
+                    /** @description Requests allowed per API key and minute (RATE_LIMIT_PER_MINUTE) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorDto"];
+                };
+            };
+            /** @description Rate limit exceeded (`Too Many Attempts.`) */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+        };
+    };
+    NotificationPreferences_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotificationPreferencesResponseDto"];
+                };
+            };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Missing or invalid credentials (`Unauthenticated.`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Missing ability, feature not in plan, or role too low */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Validation failed; `errors` names each field. Any route: a query parameter, header or body field holding a NUL character or a lone surrogate */
+            422: {
+                headers: {
+                    /** @description Requests allowed per API key and minute (RATE_LIMIT_PER_MINUTE) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorDto"];
+                };
+            };
+        };
+    };
+    NotificationPreferences_update: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateNotificationPreferencesDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotificationPreferencesResponseDto"];
+                };
+            };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Missing or invalid credentials (`Unauthenticated.`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Missing ability, feature not in plan, or role too low */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Validation failed; `errors` names each field */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorDto"];
+                };
+            };
+        };
+    };
+    TwoFactor_status: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TwoFactorStatusResponseDto"];
+                };
+            };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Missing or invalid credentials (`Unauthenticated.`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Missing ability, feature not in plan, or role too low */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Validation failed; `errors` names each field. Any route: a query parameter, header or body field holding a NUL character or a lone surrogate */
+            422: {
+                headers: {
+                    /** @description Requests allowed per API key and minute (RATE_LIMIT_PER_MINUTE) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorDto"];
+                };
+            };
+        };
+    };
+    TwoFactor_start: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TwoFactorSetupResponseDto"];
+                };
+            };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Missing or invalid credentials (`Unauthenticated.`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /**
+             * @description Missing ability, feature not in plan, or role too low
+             *
+             *     Missing ability, feature not in plan, or role too low
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Conflict with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Validation failed; `errors` names each field. Any route: a query parameter, header or body field holding a NUL character or a lone surrogate */
+            422: {
+                headers: {
+                    /** @description Requests allowed per API key and minute (RATE_LIMIT_PER_MINUTE) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorDto"];
+                };
+            };
+        };
+    };
+    TwoFactor_disable: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DisableTwoFactorDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EnvelopeDto"];
+                };
+            };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Missing or invalid credentials (`Unauthenticated.`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Missing ability, feature not in plan, or role too low */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Conflict with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Validation failed; `errors` names each field */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorDto"];
+                };
+            };
+            /** @description Rate limit exceeded (`Too Many Attempts.`) */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+        };
+    };
+    TwoFactor_confirm: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ConfirmTwoFactorDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RecoveryCodesResponseDto"];
+                };
+            };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Missing or invalid credentials (`Unauthenticated.`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /**
+             * @description Missing ability, feature not in plan, or role too low
+             *
+             *     Missing ability, feature not in plan, or role too low
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Conflict with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Validation failed; `errors` names each field */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorDto"];
+                };
+            };
+            /** @description Rate limit exceeded (`Too Many Attempts.`) */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
                 };
             };
         };
@@ -9733,7 +15362,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["SiteResponseDto"];
+                    "application/json": components["schemas"]["AgentSiteDetailResponseDto"];
                 };
             };
             /** @description Malformed JSON body (`malformed_json`) */
@@ -9851,6 +15480,380 @@ export interface operations {
             /** @description Validation failed; `errors` names each field */
             422: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorDto"];
+                };
+            };
+        };
+    };
+    AnswerBot_settings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                site: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AnswerBotSettingsResponseDto"];
+                };
+            };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Missing or invalid credentials (`Unauthenticated.`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Missing ability, feature not in plan, or role too low */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Not found, or owned by another organization (`Not found.`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Validation failed; `errors` names each field. Any route: a query parameter, header or body field holding a NUL character or a lone surrogate */
+            422: {
+                headers: {
+                    /** @description Requests allowed per API key and minute (RATE_LIMIT_PER_MINUTE) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorDto"];
+                };
+            };
+        };
+    };
+    AnswerBot_save: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                site: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AnswerBotSettingsDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AnswerBotSettingsResponseDto"];
+                };
+            };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Missing or invalid credentials (`Unauthenticated.`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Missing ability, feature not in plan, or role too low */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Not found, or owned by another organization (`Not found.`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Validation failed; `errors` names each field */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorDto"];
+                };
+            };
+        };
+    };
+    ContentImport_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                site: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ContentImportResponseDto"];
+                };
+            };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Missing or invalid credentials (`Unauthenticated.`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Missing ability, feature not in plan, or role too low */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Not found, or owned by another organization (`Not found.`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Validation failed; `errors` names each field. Any route: a query parameter, header or body field holding a NUL character or a lone surrogate */
+            422: {
+                headers: {
+                    /** @description Requests allowed per API key and minute (RATE_LIMIT_PER_MINUTE) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorDto"];
+                };
+            };
+        };
+    };
+    ContentImport_start: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                site: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["StartContentImportDto"];
+            };
+        };
+        responses: {
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ContentImportResponseDto"];
+                };
+            };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Missing or invalid credentials (`Unauthenticated.`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Missing ability, feature not in plan, or role too low */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Not found, or owned by another organization (`Not found.`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Conflict with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Validation failed; `errors` names each field */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorDto"];
+                };
+            };
+        };
+    };
+    ContentImport_cancel: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                site: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ContentImportResponseDto"];
+                };
+            };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Missing or invalid credentials (`Unauthenticated.`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Missing ability, feature not in plan, or role too low */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Not found, or owned by another organization (`Not found.`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Conflict with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Validation failed; `errors` names each field. Any route: a query parameter, header or body field holding a NUL character or a lone surrogate */
+            422: {
+                headers: {
+                    /** @description Requests allowed per API key and minute (RATE_LIMIT_PER_MINUTE) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10067,6 +16070,126 @@ export interface operations {
             };
         };
     };
+    Sso_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SsoSettingsResponseDto"];
+                };
+            };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Missing or invalid credentials (`Unauthenticated.`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Missing ability, feature not in plan, or role too low */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Validation failed; `errors` names each field. Any route: a query parameter, header or body field holding a NUL character or a lone surrogate */
+            422: {
+                headers: {
+                    /** @description Requests allowed per API key and minute (RATE_LIMIT_PER_MINUTE) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorDto"];
+                };
+            };
+        };
+    };
+    Sso_update: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateSsoSettingsDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SsoSettingsResponseDto"];
+                };
+            };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Missing or invalid credentials (`Unauthenticated.`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Missing ability, feature not in plan, or role too low */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Validation failed; `errors` names each field */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorDto"];
+                };
+            };
+        };
+    };
     Team_list: {
         parameters: {
             query?: {
@@ -10242,6 +16365,210 @@ export interface operations {
             };
         };
     };
+    Accounts_invitations: {
+        parameters: {
+            query?: {
+                page?: number;
+                per_page?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvitationListResponseDto"];
+                };
+            };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Missing or invalid credentials (`Unauthenticated.`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Missing ability, feature not in plan, or role too low */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Validation failed; `errors` names each field */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorDto"];
+                };
+            };
+        };
+    };
+    Accounts_invite: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateInvitationDto"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvitationResponseDto"];
+                };
+            };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Missing or invalid credentials (`Unauthenticated.`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /**
+             * @description Missing ability, feature not in plan, or role too low
+             *
+             *     Missing ability, feature not in plan, or role too low
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Validation failed; `errors` names each field */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorDto"];
+                };
+            };
+            /** @description Rate limit exceeded (`Too Many Attempts.`) */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+        };
+    };
+    Accounts_revoke: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                invitation: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EnvelopeDto"];
+                };
+            };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Missing or invalid credentials (`Unauthenticated.`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Missing ability, feature not in plan, or role too low */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Not found, or owned by another organization (`Not found.`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Validation failed; `errors` names each field. Any route: a query parameter, header or body field holding a NUL character or a lone surrogate */
+            422: {
+                headers: {
+                    /** @description Requests allowed per API key and minute (RATE_LIMIT_PER_MINUTE) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorDto"];
+                };
+            };
+        };
+    };
     Team_remove: {
         parameters: {
             query?: never;
@@ -10402,6 +16729,8 @@ export interface operations {
                 priority?: "low" | "normal" | "high" | "urgent";
                 /** @description Tickets assigned to this agent */
                 assigned_agent_id?: number;
+                /** @description The tickets made from this conversation */
+                conversation_id?: number;
                 /** @description Text found in the ticket number or the subject (any case) */
                 q?: string;
             };
@@ -10728,6 +17057,78 @@ export interface operations {
             };
         };
     };
+    AgentTickets_customer: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                ticket: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CustomerHistoryResponseDto"];
+                };
+            };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Missing or invalid credentials (`Unauthenticated.`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Missing ability, feature not in plan, or role too low */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Not found, or owned by another organization (`Not found.`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Validation failed; `errors` names each field. Any route: a query parameter, header or body field holding a NUL character or a lone surrogate */
+            422: {
+                headers: {
+                    /** @description Requests allowed per API key and minute (RATE_LIMIT_PER_MINUTE) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorDto"];
+                };
+            };
+        };
+    };
     TrustedLoginSettings_status: {
         parameters: {
             query?: never;
@@ -10926,6 +17327,150 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["VisitorPanelResponseDto"];
+                };
+            };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Missing or invalid credentials (`Unauthenticated.`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Missing ability, feature not in plan, or role too low */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Not found, or owned by another organization (`Not found.`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Validation failed; `errors` names each field. Any route: a query parameter, header or body field holding a NUL character or a lone surrogate */
+            422: {
+                headers: {
+                    /** @description Requests allowed per API key and minute (RATE_LIMIT_PER_MINUTE) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorDto"];
+                };
+            };
+        };
+    };
+    Privacy_erase: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                visitor: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["VisitorErasedResponseDto"];
+                };
+            };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Missing or invalid credentials (`Unauthenticated.`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Missing ability, feature not in plan, or role too low */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Not found, or owned by another organization (`Not found.`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Validation failed; `errors` names each field. Any route: a query parameter, header or body field holding a NUL character or a lone surrogate */
+            422: {
+                headers: {
+                    /** @description Requests allowed per API key and minute (RATE_LIMIT_PER_MINUTE) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorDto"];
+                };
+            };
+        };
+    };
+    Privacy_export: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                visitor: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["VisitorExportResponseDto"];
                 };
             };
             /** @description Malformed JSON body (`malformed_json`) */
@@ -11621,6 +18166,65 @@ export interface operations {
             };
         };
     };
+    Profile_avatar: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The unguessable part of an `avatar_url` */
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The image */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/gif": string;
+                    "image/jpeg": string;
+                    "image/png": string;
+                    "image/webp": string;
+                };
+            };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Not found, or owned by another organization (`Not found.`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Validation failed; `errors` names each field. Any route: a query parameter, header or body field holding a NUL character or a lone surrogate */
+            422: {
+                headers: {
+                    /** @description Requests allowed per API key and minute (RATE_LIMIT_PER_MINUTE) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorDto"];
+                };
+            };
+        };
+    };
     Unsubscribe_page: {
         parameters: {
             query?: never;
@@ -11875,6 +18479,58 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["InstancesResponseDto"];
+                };
+            };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Not found, or owned by another organization (`Not found.`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Validation failed; `errors` names each field. Any route: a query parameter, header or body field holding a NUL character or a lone surrogate */
+            422: {
+                headers: {
+                    /** @description Requests allowed per API key and minute (RATE_LIMIT_PER_MINUTE) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorDto"];
+                };
+            };
+        };
+    };
+    Platform_failedMails: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MailFailuresResponseDto"];
                 };
             };
             /** @description Malformed JSON body (`malformed_json`) */
@@ -12331,6 +18987,58 @@ export interface operations {
             };
             /** @description Conflict with the current state */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Validation failed; `errors` names each field. Any route: a query parameter, header or body field holding a NUL character or a lone surrogate */
+            422: {
+                headers: {
+                    /** @description Requests allowed per API key and minute (RATE_LIMIT_PER_MINUTE) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorDto"];
+                };
+            };
+        };
+    };
+    Platform_failingWebhooks: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailingWebhooksResponseDto"];
+                };
+            };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Not found, or owned by another organization (`Not found.`) */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -13192,6 +19900,490 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["MessageCreatedResponseDto"];
+                };
+            };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Missing or invalid credentials (`Unauthenticated.`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Missing ability, feature not in plan, or role too low */
+            403: {
+                headers: {
+                    /** @description Present (`true`) when this is the kept first response to the same Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description Requests allowed per API key and minute (RATE_LIMIT_PER_MINUTE) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Not found, or owned by another organization (`Not found.`) */
+            404: {
+                headers: {
+                    /** @description Present (`true`) when this is the kept first response to the same Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description Requests allowed per API key and minute (RATE_LIMIT_PER_MINUTE) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /**
+             * @description Conflict with the current state
+             *
+             *     A request with this Idempotency-Key is still running
+             */
+            409: {
+                headers: {
+                    /** @description Present (`true`) when this is the kept first response to the same Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description Requests allowed per API key and minute (RATE_LIMIT_PER_MINUTE) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /**
+             * @description Validation failed; `errors` names each field
+             *
+             *     Validation failed; `errors` names each field
+             */
+            422: {
+                headers: {
+                    /** @description Present (`true`) when this is the kept first response to the same Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description Requests allowed per API key and minute (RATE_LIMIT_PER_MINUTE) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorDto"];
+                };
+            };
+            /** @description Rate limit exceeded (`Too Many Attempts.`) */
+            429: {
+                headers: {
+                    /** @description Present (`true`) when this is the kept first response to the same Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    /** @description Requests allowed per API key and minute (RATE_LIMIT_PER_MINUTE) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+        };
+    };
+    PublicKb_list: {
+        parameters: {
+            query?: {
+                page?: number;
+                per_page?: number;
+                site_id?: number;
+                locale?: "en" | "de" | "fr" | "es" | "pt" | "ar";
+                status?: "draft" | "published" | "archived";
+                /** @description Search: ranked by relevance (title above excerpt above body, typos in titles forgiven), with a highlighted `snippet` */
+                q?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    /** @description Requests allowed per API key and minute (RATE_LIMIT_PER_MINUTE) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ArticleListDto"];
+                };
+            };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Missing or invalid credentials (`Unauthenticated.`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Missing ability, feature not in plan, or role too low */
+            403: {
+                headers: {
+                    /** @description Requests allowed per API key and minute (RATE_LIMIT_PER_MINUTE) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Validation failed; `errors` names each field */
+            422: {
+                headers: {
+                    /** @description Requests allowed per API key and minute (RATE_LIMIT_PER_MINUTE) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorDto"];
+                };
+            };
+            /** @description Rate limit exceeded (`Too Many Attempts.`) */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    /** @description Requests allowed per API key and minute (RATE_LIMIT_PER_MINUTE) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+        };
+    };
+    PublicKb_create: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Up to 255 characters. The first response is kept 24 hours and replayed with Idempotent-Replayed: true. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateArticleDto"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    /** @description Present (`true`) when this is the kept first response to the same Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description Requests allowed per API key and minute (RATE_LIMIT_PER_MINUTE) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ArticleResponseDto"];
+                };
+            };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Missing or invalid credentials (`Unauthenticated.`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Missing ability, feature not in plan, or role too low */
+            403: {
+                headers: {
+                    /** @description Present (`true`) when this is the kept first response to the same Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description Requests allowed per API key and minute (RATE_LIMIT_PER_MINUTE) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /**
+             * @description Conflict with the current state
+             *
+             *     A request with this Idempotency-Key is still running
+             */
+            409: {
+                headers: {
+                    /** @description Present (`true`) when this is the kept first response to the same Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description Requests allowed per API key and minute (RATE_LIMIT_PER_MINUTE) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /**
+             * @description Validation failed; `errors` names each field
+             *
+             *     Validation failed; `errors` names each field
+             */
+            422: {
+                headers: {
+                    /** @description Present (`true`) when this is the kept first response to the same Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description Requests allowed per API key and minute (RATE_LIMIT_PER_MINUTE) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorDto"];
+                };
+            };
+            /** @description Rate limit exceeded (`Too Many Attempts.`) */
+            429: {
+                headers: {
+                    /** @description Present (`true`) when this is the kept first response to the same Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    /** @description Requests allowed per API key and minute (RATE_LIMIT_PER_MINUTE) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+        };
+    };
+    PublicKb_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                article: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    /** @description Requests allowed per API key and minute (RATE_LIMIT_PER_MINUTE) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ArticleResponseDto"];
+                };
+            };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Missing or invalid credentials (`Unauthenticated.`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Missing ability, feature not in plan, or role too low */
+            403: {
+                headers: {
+                    /** @description Requests allowed per API key and minute (RATE_LIMIT_PER_MINUTE) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Not found, or owned by another organization (`Not found.`) */
+            404: {
+                headers: {
+                    /** @description Requests allowed per API key and minute (RATE_LIMIT_PER_MINUTE) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Validation failed; `errors` names each field. Any route: a query parameter, header or body field holding a NUL character or a lone surrogate */
+            422: {
+                headers: {
+                    /** @description Requests allowed per API key and minute (RATE_LIMIT_PER_MINUTE) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorDto"];
+                };
+            };
+            /** @description Rate limit exceeded (`Too Many Attempts.`) */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    /** @description Requests allowed per API key and minute (RATE_LIMIT_PER_MINUTE) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+        };
+    };
+    PublicKb_update: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Up to 255 characters. The first response is kept 24 hours and replayed with Idempotent-Replayed: true. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                article: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateArticleDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    /** @description Present (`true`) when this is the kept first response to the same Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description Requests allowed per API key and minute (RATE_LIMIT_PER_MINUTE) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ArticleResponseDto"];
                 };
             };
             /** @description Malformed JSON body (`malformed_json`) */
@@ -14929,6 +22121,107 @@ export interface operations {
             };
         };
     };
+    WidgetAnswerBot_resolved: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BotActionDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConversationEndedResponseDto"];
+                };
+            };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Missing or invalid credentials (`Unauthenticated.`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Subscription expired past the grace period */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Missing ability, feature not in plan, or role too low */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /**
+             * @description Not found, or owned by another organization (`Not found.`)
+             *
+             *     Not found, or owned by another organization (`Not found.`)
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Conflict with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Validation failed; `errors` names each field */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorDto"];
+                };
+            };
+            /** @description Rate limit exceeded (`Too Many Attempts.`) */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+        };
+    };
     WidgetConfig_config: {
         parameters: {
             query: {
@@ -14987,6 +22280,96 @@ export interface operations {
             /** @description Validation failed; `errors` names each field */
             422: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorDto"];
+                };
+            };
+            /** @description Rate limit exceeded (`Too Many Attempts.`) */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+        };
+    };
+    Widget_consent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConsentResponseDto"];
+                };
+            };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Missing or invalid credentials (`Unauthenticated.`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Subscription expired past the grace period */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Missing ability, feature not in plan, or role too low */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Not found, or owned by another organization (`Not found.`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Validation failed; `errors` names each field. Any route: a query parameter, header or body field holding a NUL character or a lone surrogate */
+            422: {
+                headers: {
+                    /** @description Requests allowed per API key and minute (RATE_LIMIT_PER_MINUTE) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15218,6 +22601,94 @@ export interface operations {
             };
         };
     };
+    Widget_email: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WidgetEmailDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["VisitorProfileResponseDto"];
+                };
+            };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Missing or invalid credentials (`Unauthenticated.`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Subscription expired past the grace period */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Missing ability, feature not in plan, or role too low */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Not found, or owned by another organization (`Not found.`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Validation failed; `errors` names each field */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorDto"];
+                };
+            };
+            /** @description Rate limit exceeded (`Too Many Attempts.`) */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+        };
+    };
     Widget_end: {
         parameters: {
             query?: never;
@@ -15399,6 +22870,107 @@ export interface operations {
             };
         };
     };
+    WidgetAnswerBot_handoff: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BotActionDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EnvelopeDto"];
+                };
+            };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Missing or invalid credentials (`Unauthenticated.`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Subscription expired past the grace period */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Missing ability, feature not in plan, or role too low */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /**
+             * @description Not found, or owned by another organization (`Not found.`)
+             *
+             *     Not found, or owned by another organization (`Not found.`)
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Conflict with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Validation failed; `errors` names each field */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorDto"];
+                };
+            };
+            /** @description Rate limit exceeded (`Too Many Attempts.`) */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+        };
+    };
     Widget_init: {
         parameters: {
             query?: never;
@@ -15422,6 +22994,294 @@ export interface operations {
             };
             /** @description Malformed JSON body (`malformed_json`) */
             400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Subscription expired past the grace period */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Missing ability, feature not in plan, or role too low */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Not found, or owned by another organization (`Not found.`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Validation failed; `errors` names each field */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorDto"];
+                };
+            };
+            /** @description Rate limit exceeded (`Too Many Attempts.`) */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+        };
+    };
+    WidgetKb_article: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                article: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WidgetArticleResponseDto"];
+                };
+            };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Missing or invalid credentials (`Unauthenticated.`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Subscription expired past the grace period */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Missing ability, feature not in plan, or role too low */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /**
+             * @description Not found, or owned by another organization (`Not found.`)
+             *
+             *     Not found, or owned by another organization (`Not found.`)
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Validation failed; `errors` names each field. Any route: a query parameter, header or body field holding a NUL character or a lone surrogate */
+            422: {
+                headers: {
+                    /** @description Requests allowed per API key and minute (RATE_LIMIT_PER_MINUTE) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorDto"];
+                };
+            };
+            /** @description Rate limit exceeded (`Too Many Attempts.`) */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+        };
+    };
+    WidgetKb_feedback: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                article: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["KbFeedbackDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["KbFeedbackResponseDto"];
+                };
+            };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Missing or invalid credentials (`Unauthenticated.`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Subscription expired past the grace period */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Missing ability, feature not in plan, or role too low */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /**
+             * @description Not found, or owned by another organization (`Not found.`)
+             *
+             *     Not found, or owned by another organization (`Not found.`)
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Conflict with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Validation failed; `errors` names each field */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorDto"];
+                };
+            };
+            /** @description Rate limit exceeded (`Too Many Attempts.`) */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+        };
+    };
+    WidgetKb_search: {
+        parameters: {
+            query?: {
+                /** @description Empty: suggested articles (the most viewed of the site's locale) */
+                q?: string;
+                /** @description The visitor's language; default the help center's default locale */
+                locale?: "en" | "de" | "fr" | "es" | "pt" | "ar";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WidgetKbSearchResponseDto"];
+                };
+            };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Missing or invalid credentials (`Unauthenticated.`) */
+            401: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -16192,6 +24052,94 @@ export interface operations {
             };
         };
     };
+    Transcripts_request: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TranscriptRequestDto"];
+            };
+        };
+        responses: {
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TranscriptQueuedResponseDto"];
+                };
+            };
+            /** @description Malformed JSON body (`malformed_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Missing or invalid credentials (`Unauthenticated.`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Subscription expired past the grace period */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Missing ability, feature not in plan, or role too low */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Not found, or owned by another organization (`Not found.`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Validation failed; `errors` names each field */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorDto"];
+                };
+            };
+            /** @description Rate limit exceeded (`Too Many Attempts.`) */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+        };
+    };
     Health_live: {
         parameters: {
             query?: never;
@@ -16276,7 +24224,7 @@ export interface operations {
                     "application/json": components["schemas"]["ValidationErrorDto"];
                 };
             };
-            /** @description The database or the queue is down */
+            /** @description The database or the queue is down, or the instance is stopping */
             503: {
                 headers: {
                     [name: string]: unknown;

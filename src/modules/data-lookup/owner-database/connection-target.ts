@@ -2,7 +2,7 @@ import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import net, { isIP } from 'node:net';
 import type { Driver } from '../lookup-settings';
 import { OwnerDatabaseError } from './owner-database';
-import { normalizeHost, refusal, type TargetPolicy } from './target-policy';
+import { normalizeHost, refusal, type TargetPolicy } from '../../../common/net/target-policy';
 
 /**
  * What a driver is given to connect with, built from the parsed URL (never the URL itself, so

@@ -21,7 +21,7 @@ import {
   STATEMENT_TIMEOUT_MS,
 } from './owner-database';
 import { type ConnectionTarget, guardedSocket } from './connection-target';
-import type { TargetPolicy } from './target-policy';
+import type { TargetPolicy } from '../../../common/net/target-policy';
 
 /** What one pooled connection has been set to, so a read only sends what changed. */
 interface Session {

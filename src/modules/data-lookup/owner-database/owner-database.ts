@@ -102,7 +102,9 @@ const MESSAGES: Record<Exclude<OwnerFailure, 'value'>, string> = {
 /** A widget-facing 503 for an owner database that failed (see docs/decisions.md). */
 export function unavailable(error: OwnerDatabaseError): AppError {
   const kind = error.kind === 'value' ? 'failed' : error.kind;
-  return new AppError('service_unavailable', MESSAGES[kind]);
+  return new AppError('service_unavailable', MESSAGES[kind], {
+    reason: 'owner_database_unavailable',
+  });
 }
 
 /**

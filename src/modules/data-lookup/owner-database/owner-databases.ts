@@ -5,7 +5,6 @@ import {
   type OnApplicationBootstrap,
   type OnApplicationShutdown,
 } from '@nestjs/common';
-import { lookup } from 'node:dns/promises';
 import { AppConfig } from '../../../config/app-config';
 import { DATABASE_RUNTIME, type DatabaseRuntime } from '../../../database/database-runtime';
 import { type Driver } from '../lookup-settings';
@@ -13,7 +12,12 @@ import { MYSQL, POSTGRES } from '../sql-dialect';
 import { type ConnectionTarget, parseConnectionUrl } from './connection-target';
 import { type OwnerDatabase, OwnerDatabaseError } from './owner-database';
 import { PostgresOwnerDatabase } from './postgres-owner-database';
-import { normalizeHost, parseAllowedTargets, type TargetPolicy } from './target-policy';
+import {
+  ownDatabaseServer,
+  parseAllowedTargets,
+  resolveOwnServers,
+  type TargetPolicy,
+} from '../../../common/net/target-policy';
 
 /**
  * An owner database of the driver, with a pool of `size` connections (default POOL_SIZE). A URL
@@ -81,25 +85,16 @@ export class OwnerDatabases implements OnApplicationBootstrap, OnApplicationShut
   private readonly policy: TargetPolicy;
 
   constructor(config: AppConfig, @Inject(DATABASE_RUNTIME) database: DatabaseRuntime) {
-    const own = new URL(database.url);
     this.policy = {
       allowed: parseAllowedTargets(config.env.DATA_LOOKUP_ALLOWED_HOSTS),
-      ownDatabase: [
-        { host: normalizeHost(own.hostname), port: Number(own.port || 5432), addresses: [] },
-      ],
+      ownDatabase: [ownDatabaseServer(database.url)],
     };
   }
 
   /** The addresses of the service's own database server, so a name for it is refused too. */
   async onApplicationBootstrap(): Promise<void> {
-    await Promise.all(
-      this.policy.ownDatabase.map(async (server) => {
-        try {
-          server.addresses = (await lookup(server.host, { all: true })).map((a) => a.address);
-        } catch (error) {
-          this.logger.warn({ msg: 'own database host did not resolve', err: String(error) });
-        }
-      }),
+    await resolveOwnServers(this.policy, (_host, error) =>
+      this.logger.warn({ msg: 'own database host did not resolve', err: String(error) }),
     );
   }
 

@@ -14,7 +14,7 @@ import {
 } from './owner-database';
 import { type Dialect, POSTGRES } from '../sql-dialect';
 import { type ConnectionTarget, guardedSocket } from './connection-target';
-import type { TargetPolicy } from './target-policy';
+import type { TargetPolicy } from '../../../common/net/target-policy';
 
 /**
  * An owner's PostgreSQL: a small pool, every read in `BEGIN READ ONLY` with a local statement

@@ -1,6 +1,6 @@
 import { parseConnectionUrl } from './connection-target';
 import { OwnerDatabaseError } from './owner-database';
-import { parseAllowedTargets, refusal, type TargetPolicy } from './target-policy';
+import { parseAllowedTargets, refusal, type TargetPolicy } from '../../../common/net/target-policy';
 
 const own = { host: 'postgres', port: 5432, addresses: ['172.18.0.2'] };
 const policy = (allowed = '', ownDatabase = [own]): TargetPolicy => ({

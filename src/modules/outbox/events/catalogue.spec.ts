@@ -1,9 +1,12 @@
 import type { agentEvents } from '../../agents/agent-events';
+import type { appointmentEvents } from '../../appointments/appointment-events';
 import { conversationEvents } from '../../conversations/conversation-events';
 import type { ConversationRow } from '../../conversations/conversations.repository';
-import type { MessageRow } from '../../messages/messages.repository';
+import type { MessageRecord } from '../../messages/messages.service';
 // Types only: the ticket builders use the DTO mappers, which load Nest (ESM, not loadable here).
 import type { ticketEvents } from '../../tickets/ticket-events';
+import type { privacyEvents } from '../../privacy/privacy-events';
+import { knowledgeBaseEvents } from '../../knowledge-base/knowledge-base-events';
 import type { DomainEvent } from '../domain-event';
 import { Subscribers } from './subscribers';
 import {
@@ -30,6 +33,7 @@ const conversation: ConversationRow = {
   rating: null,
   review_comment: null,
   reviewed_at: null,
+  snoozed_until: null,
   visitor_name: 'Vera',
   visitor_email: 'vera@example.com',
 };
@@ -40,16 +44,20 @@ const attachment = {
   size: 48213,
   url: 'https://chat.example.test/api/attachments/att_x',
 };
-const message: MessageRow = {
+const message: MessageRecord = {
   id: '501',
-  conversation_id: '31',
-  sender_type: 'agent',
-  sender_id: '9',
+  conversationId: '31',
+  senderType: 'agent',
+  senderId: '9',
   body: 'Hello',
   type: 'text',
   attachments: [attachment],
   private: false,
-  created_at: new Date('2026-05-01T10:01:00.000Z'),
+  senderMismatch: false,
+  actions: null,
+  createdAt: new Date('2026-05-01T10:01:00.000Z'),
+  senderName: 'Ada Agent',
+  senderAvatarToken: null,
 };
 const closedAt = new Date('2026-05-01T11:00:00.000Z');
 
@@ -60,7 +68,12 @@ type BuiltBy<Builders extends Record<string, (...args: never[]) => DomainEvent>>
   [K in keyof Builders]: ReturnType<Builders[K]>['type'];
 }[keyof Builders];
 type Built =
-  BuiltBy<typeof conversationEvents> | BuiltBy<typeof ticketEvents> | BuiltBy<typeof agentEvents>;
+  | BuiltBy<typeof conversationEvents>
+  | BuiltBy<typeof ticketEvents>
+  | BuiltBy<typeof agentEvents>
+  | BuiltBy<typeof appointmentEvents>
+  | BuiltBy<typeof privacyEvents>
+  | BuiltBy<typeof knowledgeBaseEvents>;
 
 /** An event without a builder, or a builder of a name the union does not have, fails to compile. */
 const everyEventHasABuilder: Same<Built, DomainEventType> = true;
@@ -81,9 +94,9 @@ const payloadsNameTheEvents: Same<keyof DomainEventPayloads, DomainEventType> = 
 const webhookHalfIsInTheUnion: Same<Extract<DomainEventType, WebhookEvent>, WebhookEvent> = true;
 
 describe('domain events', () => {
-  it('lists the eleven webhook events and the internal ones once each', () => {
+  it('lists the thirteen webhook events and the internal ones once each', () => {
     expect(payloadsNameTheEvents && webhookHalfIsInTheUnion && everyEventHasABuilder).toBe(true);
-    expect(WEBHOOK_EVENTS).toHaveLength(11);
+    expect(WEBHOOK_EVENTS).toHaveLength(13);
     expect(new Set(DOMAIN_EVENTS).size).toBe(WEBHOOK_EVENTS.length + INTERNAL_EVENTS.length);
     expect(Object.keys(SUBSCRIPTIONS).sort()).toEqual([...DOMAIN_EVENTS].sort());
   });
@@ -142,6 +155,38 @@ describe('domain events', () => {
       site_id: 4,
       assigned_agent_id: 9,
       previous_agent_id: null,
+    });
+  });
+
+  it('builds kb.article_published with the article and its public address', () => {
+    const published = knowledgeBaseEvents.published(
+      '2',
+      {
+        id: '8',
+        site_id: '4',
+        locale: 'en',
+        title: 'Reset your password',
+        slug: 'reset-your-password',
+        category_id: null,
+        translation_of: '7',
+        published_at: new Date('2026-05-01T10:00:00.000Z'),
+      },
+      'https://chat.example.test/help/wk_x/en/articles/reset-your-password',
+    );
+    expect(published.type).toBe('kb.article_published');
+    expect(published.payload).toEqual({
+      organization_id: 2,
+      article: {
+        id: 8,
+        site_id: 4,
+        locale: 'en',
+        title: 'Reset your password',
+        slug: 'reset-your-password',
+        category_id: null,
+        translation_of: 7,
+        published_at: '2026-05-01T10:00:00.000Z',
+        url: 'https://chat.example.test/help/wk_x/en/articles/reset-your-password',
+      },
     });
   });
 
@@ -209,8 +254,27 @@ describe('subscriptions', () => {
     });
     outbox.add('conversation.started', 'MissedChatsScheduler', noop);
     outbox.add('message.received', 'VisitorRecordsService', noop);
+    outbox.add('message.received', 'AnswerBotService', noop);
     outbox.add('message.sent', 'ConversationMailScheduler', noop);
     outbox.add('ticket.comment_added', 'TicketMailService', noop);
+    outbox.add(
+      ['appointment.booked', 'appointment.status_changed'],
+      'AppointmentMailService',
+      noop,
+    );
+    outbox.add('chat.closed', 'TranscriptsService', noop);
+    outbox.add(
+      [
+        'conversation.started',
+        'conversation.assigned',
+        'message.received',
+        'chat.missed',
+        'ticket.assigned',
+        'ticket.comment_added',
+      ],
+      'AgentNotificationsSubscriber',
+      noop,
+    );
     expect(outbox.missing()).toEqual([
       'conversation.started: AssignmentService',
       'chat.closed: AssignmentService',
@@ -220,9 +284,10 @@ describe('subscriptions', () => {
     expect(outbox.missing()).toEqual([]);
 
     expect(outbox.handlersFor('ticket.created')).toHaveLength(1);
-    expect(outbox.handlersFor('conversation.started')).toHaveLength(3);
-    expect(outbox.handlersFor('chat.closed')).toHaveLength(2);
-    expect(outbox.handlersFor('conversation.assigned')).toHaveLength(0);
+    expect(outbox.handlersFor('conversation.started')).toHaveLength(4);
+    expect(outbox.handlersFor('chat.closed')).toHaveLength(3);
+    expect(outbox.handlersFor('conversation.assigned')).toHaveLength(1);
+    expect(outbox.handlersFor('review.submitted')).toHaveLength(1);
     expect(outbox.handlersFor('unknown.event')).toHaveLength(0);
     const record = { outboxId: '1', organizationId: '2', occurredAt: '2026-05-01T10:00:00.000Z' };
     for (const handler of outbox.handlersFor('chat.closed')) {

@@ -7,7 +7,10 @@
  * `subscriptions.ts` beside this file.
  */
 
-/** The public half: the eleven events a webhook endpoint can subscribe to (spec section 6). */
+/**
+ * The public half: the thirteen events a webhook endpoint can subscribe to (spec section 6,
+ * `visitor.erased` of DESIGN section 12 and `kb.article_published` of section 10).
+ */
 export const WEBHOOK_EVENTS = [
   'conversation.started',
   'message.received',
@@ -20,11 +23,18 @@ export const WEBHOOK_EVENTS = [
   'ticket.priority_changed',
   'ticket.comment_added',
   'review.submitted',
+  'visitor.erased',
+  'kb.article_published',
 ] as const;
 export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];
 
 /** The internal half: on record in the outbox, never sent to a webhook endpoint. */
-export const INTERNAL_EVENTS = ['conversation.assigned', 'agent.online'] as const;
+export const INTERNAL_EVENTS = [
+  'conversation.assigned',
+  'agent.online',
+  'appointment.booked',
+  'appointment.status_changed',
+] as const;
 export type InternalEvent = (typeof INTERNAL_EVENTS)[number];
 
 export type DomainEventType = WebhookEvent | InternalEvent;
@@ -79,6 +89,27 @@ export interface DomainEventPayloads {
     closed_by: number | null;
   };
   'review.submitted': Tenant & { conversation_id: number; rating: number; comment: string | null };
+  /** Ids only: nothing of what was erased. The conversations stay, without their content. */
+  'visitor.erased': Tenant & {
+    visitor_id: number;
+    site_id: number;
+    conversation_ids: number[];
+    erased_at: string;
+  };
+  /** An article became published (created published, or a draft or archived one published). */
+  'kb.article_published': Tenant & {
+    article: {
+      id: number;
+      site_id: number;
+      locale: string;
+      title: string;
+      slug: string;
+      category_id: number | null;
+      translation_of: number | null;
+      published_at: string;
+      url: string;
+    };
+  };
   'ticket.created': Tenant & {
     ticket: {
       id: number;
@@ -112,4 +143,11 @@ export interface DomainEventPayloads {
     auto?: true;
   };
   'agent.online': Tenant & { agent_id: number };
+  'appointment.booked': Tenant & { appointment_id: number; site_id: number };
+  'appointment.status_changed': Tenant & {
+    appointment_id: number;
+    site_id: number;
+    from: string;
+    to: string;
+  };
 }

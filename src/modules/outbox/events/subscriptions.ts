@@ -5,9 +5,13 @@ export const CONSUMERS = {
   WebhookDispatcher: 'webhooks/webhook-dispatcher.ts',
   MissedChatsScheduler: 'conversations/missed-chats.scheduler.ts',
   AssignmentService: 'assignment/assignment.service.ts',
-  VisitorRecordsService: 'account-login/visitor-records.service.ts',
+  VisitorRecordsService: 'visitor-records/visitor-records.service.ts',
   ConversationMailScheduler: 'conversation-mail/conversation-mail.scheduler.ts',
   TicketMailService: 'email-inboxes/ticket-mail.service.ts',
+  AppointmentMailService: 'appointment-mail/appointment-mail.service.ts',
+  TranscriptsService: 'transcripts/transcripts.service.ts',
+  AgentNotificationsSubscriber: 'agent-notifications/agent-notifications.subscriber.ts',
+  AnswerBotService: 'answer-bot/answer-bot.service.ts',
 } as const;
 export type Consumer = keyof typeof CONSUMERS;
 
@@ -18,20 +22,37 @@ export type Consumer = keyof typeof CONSUMERS;
  * while a consumer named here has not subscribed.
  */
 export const SUBSCRIPTIONS = {
-  'conversation.started': ['WebhookDispatcher', 'MissedChatsScheduler', 'AssignmentService'],
-  'message.received': ['WebhookDispatcher', 'VisitorRecordsService'],
+  'conversation.started': [
+    'WebhookDispatcher',
+    'MissedChatsScheduler',
+    'AssignmentService',
+    'AgentNotificationsSubscriber',
+  ],
+  'message.received': [
+    'WebhookDispatcher',
+    'VisitorRecordsService',
+    'AgentNotificationsSubscriber',
+    'AnswerBotService',
+  ],
   'message.sent': ['WebhookDispatcher', 'ConversationMailScheduler'],
-  'chat.missed': ['WebhookDispatcher'],
-  'chat.closed': ['WebhookDispatcher', 'AssignmentService'],
+  'chat.missed': ['WebhookDispatcher', 'AgentNotificationsSubscriber'],
+  'chat.closed': ['WebhookDispatcher', 'AssignmentService', 'TranscriptsService'],
   'ticket.created': ['WebhookDispatcher'],
-  'ticket.assigned': ['WebhookDispatcher'],
+  'ticket.assigned': ['WebhookDispatcher', 'AgentNotificationsSubscriber'],
   'ticket.status_changed': ['WebhookDispatcher'],
   'ticket.priority_changed': ['WebhookDispatcher'],
-  'ticket.comment_added': ['WebhookDispatcher', 'TicketMailService'],
+  'ticket.comment_added': [
+    'WebhookDispatcher',
+    'TicketMailService',
+    'AgentNotificationsSubscriber',
+  ],
   'review.submitted': ['WebhookDispatcher'],
-  // On record only: nothing reacts to it yet.
-  'conversation.assigned': [],
+  'visitor.erased': ['WebhookDispatcher'],
+  'kb.article_published': ['WebhookDispatcher'],
+  'conversation.assigned': ['AgentNotificationsSubscriber'],
   'agent.online': ['AssignmentService'],
+  'appointment.booked': ['AppointmentMailService'],
+  'appointment.status_changed': ['AppointmentMailService'],
 } as const satisfies { [T in DomainEventType]: readonly Consumer[] };
 
 /** A consumer the table names for every one of the events `T` (one event, or several at once). */

@@ -1,4 +1,6 @@
 import { createApiClient } from '../../../shared/api/client';
+// The dashboard's words for failed calls (`ApiError` message and field errors), installed here.
+import './errors';
 
 /**
  * The dashboard's API client: same origin, the session cookie (HttpOnly, set at login) sent with

@@ -1,6 +1,7 @@
 import { type QueryClient, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { Schemas } from '../../../shared/api/client';
 import { api, unwrap } from './client';
+import { keys } from './keys';
 
 export type Agent = Schemas['AgentDto'];
 /** A member as every member sees them: name, role and status (the team directory). */
@@ -12,10 +13,26 @@ export type ConversationDetail = Schemas['AgentConversationDetailResponseDto']['
 export type Label = Schemas['LabelDto'];
 export type SearchHit = Schemas['SearchHitDto'];
 export type Message = Schemas['MessageDto'];
+export type VisitorPanelData = Schemas['VisitorPanelDto'];
 export type Attachment = Schemas['AttachmentDto'];
+export type CannedResponse = Schemas['CannedResponseDto'];
 export type ChatMessage = Schemas['ChatMessageDto'];
 export type Ticket = Schemas['AgentTicketDto'];
 export type Site = Schemas['SiteDto'];
+export type KbArticleHit = Schemas['ArticleHitDto'];
+export type KbArticle = Schemas['ArticleDto'];
+export type KbCategory = Schemas['CategoryDto'];
+
+/** The knowledge base's article list filters (DESIGN section 10). */
+export interface KbArticleFilters {
+  site_id?: number;
+  locale?: KbArticle['locale'];
+  status?: KbArticle['status'];
+  category_id?: number;
+  q?: string;
+}
+export type Macro = Schemas['MacroDto'];
+export type MacroAction = Schemas['MacroActionDto'];
 
 /** An inbox view: which conversations the list shows. */
 export type InboxView =
@@ -24,6 +41,7 @@ export type InboxView =
   | { kind: 'all' }
   | { kind: 'missed' }
   | { kind: 'closed' }
+  | { kind: 'snoozed' }
   | { kind: 'site'; siteId: number }
   | { kind: 'label'; label: string };
 
@@ -34,27 +52,9 @@ export interface TicketFilters {
   q?: string;
 }
 
-/** Every query key in one place, so socket events and mutations reach the same cache entries. */
-export const keys = {
-  me: ['me'] as const,
-  team: ['team'] as const,
-  teamDirectory: ['team', 'directory'] as const,
-  sites: ['sites'] as const,
-  siteNames: ['sites', 'directory'] as const,
-  conversations: ['conversations'] as const,
-  conversationList: (view: InboxView) => ['conversations', view] as const,
-  labels: ['labels'] as const,
-  canned: ['canned-responses'] as const,
-  conversation: (id: number) => ['conversation', id] as const,
-  unread: ['unread'] as const,
-  tickets: ['tickets'] as const,
-  ticketList: (filters: TicketFilters) => ['tickets', filters] as const,
-  ticket: (id: number) => ['ticket', id] as const,
-};
-
 export function useMe() {
   return useQuery({
-    queryKey: keys.me,
+    queryKey: keys.me.all,
     queryFn: () => unwrap(api.GET('/api/agent/me')),
     staleTime: 60_000,
   });
@@ -84,7 +84,7 @@ export async function allPages<T>(
 /** The team directory, readable by every member (names who holds a chat, wrote a message...). */
 export function useTeamDirectory() {
   return useQuery({
-    queryKey: keys.teamDirectory,
+    queryKey: keys.team.directory,
     queryFn: () =>
       allPages((query) => unwrap(api.GET('/api/agent/team/directory', { params: { query } }))),
     staleTime: 60_000,
@@ -94,7 +94,7 @@ export function useTeamDirectory() {
 /** The sites' names, readable by every member. */
 export function useSiteNames() {
   return useQuery({
-    queryKey: keys.siteNames,
+    queryKey: keys.sites.directory,
     queryFn: () =>
       allPages((query) => unwrap(api.GET('/api/agent/sites/directory', { params: { query } }))),
     staleTime: 60_000,
@@ -104,7 +104,7 @@ export function useSiteNames() {
 /** The members with their email addresses: owners and admins only (the team settings). */
 export function useTeam(enabled = true) {
   return useQuery({
-    queryKey: keys.team,
+    queryKey: keys.team.all,
     enabled,
     queryFn: () => allPages((query) => unwrap(api.GET('/api/agent/team', { params: { query } }))),
     staleTime: 60_000,
@@ -114,7 +114,7 @@ export function useTeam(enabled = true) {
 /** The sites with their settings and widget keys: owners and admins only. */
 export function useSites(enabled = true) {
   return useQuery({
-    queryKey: keys.sites,
+    queryKey: keys.sites.all,
     enabled,
     queryFn: () => allPages((query) => unwrap(api.GET('/api/agent/sites', { params: { query } }))),
     staleTime: 60_000,
@@ -133,6 +133,8 @@ function viewQuery(view: InboxView) {
       return { status: 'missed' as const };
     case 'closed':
       return { status: 'closed' as const };
+    case 'snoozed':
+      return { snoozed: true };
     case 'site':
       return { site_id: view.siteId };
     case 'label':
@@ -142,7 +144,7 @@ function viewQuery(view: InboxView) {
 
 export function useConversations(view: InboxView) {
   return useQuery({
-    queryKey: keys.conversationList(view),
+    queryKey: keys.conversations.list(view),
     queryFn: async () =>
       (
         await unwrap(
@@ -162,7 +164,7 @@ const BEFORE_PAGE = 200;
 export function useConversation(id: number | undefined) {
   const queryClient = useQueryClient();
   return useQuery({
-    queryKey: keys.conversation(id ?? 0),
+    queryKey: keys.conversations.one(id ?? 0),
     enabled: id !== undefined,
     queryFn: async () => {
       const fresh = (
@@ -173,7 +175,7 @@ export function useConversation(id: number | undefined) {
         )
       ).data;
       // A refresh keeps the older pages already scrolled back to (the thread does not jump).
-      const old = queryClient.getQueryData<ConversationDetail>(keys.conversation(id!));
+      const old = queryClient.getQueryData<ConversationDetail>(keys.conversations.one(id!));
       const first = fresh.messages[0]?.id;
       if (!old || first === undefined || !fresh.has_earlier_messages) return fresh;
       const earlier = old.messages.filter((m) => m.id < first);
@@ -205,7 +207,7 @@ export async function loadEarlierMessages(
     )
   ).data.map(({ conversation_id: _, ...message }) => message);
   beforeShowing();
-  queryClient.setQueryData<ConversationDetail>(keys.conversation(id), (old) => {
+  queryClient.setQueryData<ConversationDetail>(keys.conversations.one(id), (old) => {
     if (!old) return old;
     const known = new Set(old.messages.map((m) => m.id));
     return {
@@ -221,7 +223,7 @@ export type UnreadCounts = Record<number, number>;
 
 export function useUnread() {
   return useQuery<UnreadCounts>({
-    queryKey: keys.unread,
+    queryKey: keys.unread.all,
     queryFn: () => ({}),
     staleTime: Infinity,
     gcTime: Infinity,
@@ -230,16 +232,26 @@ export function useUnread() {
 
 export function useLabels() {
   return useQuery({
-    queryKey: keys.labels,
+    queryKey: keys.labels.all,
     queryFn: () => allPages((query) => unwrap(api.GET('/api/agent/labels', { params: { query } }))),
     staleTime: 60_000,
+  });
+}
+
+/** The organization's macros by name: every member runs them, owners and admins keep them. */
+export function useMacros(active = true) {
+  return useQuery({
+    queryKey: keys.macros.all,
+    enabled: active,
+    queryFn: () => allPages((query) => unwrap(api.GET('/api/agent/macros', { params: { query } }))),
+    staleTime: 30_000,
   });
 }
 
 /** Asked for when the agent starts a `/shortcut` (and again then, once 10 s old). */
 export function useCannedResponses(active = true) {
   return useQuery({
-    queryKey: keys.canned,
+    queryKey: keys.canned.all,
     enabled: active,
     queryFn: () =>
       allPages((query) => unwrap(api.GET('/api/agent/canned-responses', { params: { query } }))),

@@ -1,34 +1,39 @@
 import type { QueryClient } from '@tanstack/react-query';
 import { io, type Socket } from 'socket.io-client';
-import { type ChatMessage, type ConversationDetail, keys, type UnreadCounts } from './queries';
+import type {
+  AgentPushes,
+  AgentRequests,
+  AppointmentBookedPush,
+  ConversationUpdatePush,
+  Emitters,
+  Listeners,
+  ReadPush,
+  TicketPush,
+  TypingPush,
+  VisitorPagePush,
+} from '../../../../src/modules/realtime/socket-events';
+import { type ChatMessage, type ConversationDetail, type UnreadCounts } from './queries';
+import { keys } from './keys';
 
-/** `conversation.updated`: a conversation's new status or assignee. */
-export interface ConversationUpdate {
-  conversation_id: number;
-  status: ConversationDetail['status'];
-  assigned_agent_id: number | null;
-  closed_at: string | null;
-}
+// The events and their payloads are the server's (typed once, issue 32).
+export type {
+  AppointmentBookedPush as AppointmentBooked,
+  ConversationUpdatePush as ConversationUpdate,
+  ReadPush as ReadEvent,
+  TicketPush,
+  TypingPush as TypingEvent,
+  VisitorPagePush as VisitorPageEvent,
+};
 
-export interface TypingEvent {
-  conversation_id: number;
-  sender_type: 'visitor' | 'agent';
-  is_typing: boolean;
-}
-
-export interface ReadEvent {
-  conversation_id: number;
-  reader: 'visitor' | 'agent';
-  message_id: number;
-}
-
-interface AgentEvents {
-  'message.created': ChatMessage;
-  'conversation.updated': ConversationUpdate;
-  typing: TypingEvent;
-  read: ReadEvent;
+/** What listeners hear: the server's pushes on `/agent`, and the link going up or down. */
+interface AgentEvents extends AgentPushes {
   connected: boolean;
 }
+
+type AgentSocket = Socket<Listeners<AgentPushes>, Emitters<AgentRequests>>;
+
+/** After the server closed the socket: how long before asking again. */
+const SERVER_DROP_RETRY_MS = 1_000;
 
 type Listener<E extends keyof AgentEvents> = (data: AgentEvents[E]) => void;
 
@@ -38,34 +43,58 @@ type Listener<E extends keyof AgentEvents> = (data: AgentEvents[E]) => void;
  * (typing, read receipts, notifications) subscribe with `onAgentEvent`.
  */
 class AgentChannel {
-  private socket: Socket | undefined;
+  private socket: AgentSocket | undefined;
   private readonly listeners = new Map<keyof AgentEvents, Set<(data: never) => void>>();
   /** The highest message id seen: a reconnect asks `sync` for everything after it. */
   private lastMessageId = 0;
 
   start(queryClient: QueryClient): void {
     if (this.socket) return;
-    const socket = io('/agent', { transports: ['websocket'], withCredentials: true });
+    const socket: AgentSocket = io('/agent', { transports: ['websocket'], withCredentials: true });
     this.socket = socket;
     socket.on('connect', () => {
       this.emitLocal('connected', true);
       // The rooms are joined before `connect`: from here on every message is pushed. What came
       // before (a drop, or the lists fetched while the first connection was being made) is read.
       if (this.lastMessageId > 0) this.catchUp(queryClient);
-      else void queryClient.invalidateQueries({ queryKey: keys.conversations });
+      else void queryClient.invalidateQueries({ queryKey: keys.conversations.all });
+      // Tickets changed while the link was down: the lists and open tickets read again.
+      void queryClient.invalidateQueries({ queryKey: keys.tickets.all });
+      void queryClient.invalidateQueries({ queryKey: keys.tickets.details });
     });
-    socket.on('disconnect', () => this.emitLocal('connected', false));
-    socket.on('message.created', (message: ChatMessage) => {
+    socket.on('disconnect', (reason) => {
+      this.emitLocal('connected', false);
+      // Closed by the server (the session was checked and refused): socket.io does not come back
+      // by itself then. Ask again shortly; a session that really ended is refused at the door.
+      if (reason === 'io server disconnect') {
+        setTimeout(() => {
+          if (this.socket === socket) socket.connect();
+        }, SERVER_DROP_RETRY_MS);
+      }
+    });
+    socket.on('message.created', (message) => {
       applyMessage(queryClient, message);
       this.lastMessageId = Math.max(this.lastMessageId, message.id);
       this.emitLocal('message.created', message);
     });
-    socket.on('conversation.updated', (update: ConversationUpdate) => {
+    socket.on('conversation.updated', (update) => {
       applyUpdate(queryClient, update);
       this.emitLocal('conversation.updated', update);
     });
-    socket.on('typing', (event: TypingEvent) => this.emitLocal('typing', event));
-    socket.on('read', (event: ReadEvent) => this.emitLocal('read', event));
+    for (const name of ['ticket.created', 'ticket.updated'] as const) {
+      socket.on(name, (push) => {
+        void queryClient.invalidateQueries({ queryKey: keys.tickets.all });
+        void queryClient.invalidateQueries({ queryKey: keys.tickets.one(push.ticket_id) });
+        this.emitLocal(name, push);
+      });
+    }
+    socket.on('appointment.booked', (event) => {
+      void queryClient.invalidateQueries({ queryKey: keys.appointments.all });
+      this.emitLocal('appointment.booked', event);
+    });
+    socket.on('typing', (event) => this.emitLocal('typing', event));
+    socket.on('visitor.page', (event) => this.emitLocal('visitor.page', event));
+    socket.on('read', (event) => this.emitLocal('read', event));
   }
 
   stop(): void {
@@ -105,17 +134,13 @@ class AgentChannel {
 
   /** After a drop: every message after the last one seen, then fresh lists. */
   private catchUp(queryClient: QueryClient): void {
-    this.socket?.emit(
-      'sync',
-      { after_id: this.lastMessageId },
-      (answer: { status: boolean; data?: ChatMessage[] }) => {
-        for (const message of answer.data ?? []) {
-          applyMessage(queryClient, message);
-          this.lastMessageId = Math.max(this.lastMessageId, message.id);
-        }
-        void queryClient.invalidateQueries({ queryKey: keys.conversations });
-      },
-    );
+    this.socket?.emit('sync', { after_id: this.lastMessageId }, (answer) => {
+      for (const message of answer.data ?? []) {
+        applyMessage(queryClient, message);
+        this.lastMessageId = Math.max(this.lastMessageId, message.id);
+      }
+      void queryClient.invalidateQueries({ queryKey: keys.conversations.all });
+    });
   }
 }
 
@@ -124,29 +149,32 @@ export const agentChannel = new AgentChannel();
 /** A new message: appended to its open conversation, counted unread, the lists refreshed. */
 function applyMessage(queryClient: QueryClient, message: ChatMessage): void {
   const { conversation_id: conversationId, ...rest } = message;
-  queryClient.setQueryData<ConversationDetail>(keys.conversation(conversationId), (old) => {
+  queryClient.setQueryData<ConversationDetail>(keys.conversations.one(conversationId), (old) => {
     if (!old || old.messages.some((m) => m.id === message.id)) return old;
     return { ...old, messages: [...old.messages, rest] };
   });
   if (message.sender_type === 'visitor') {
-    queryClient.setQueryData<UnreadCounts>(keys.unread, (old = {}) => ({
+    queryClient.setQueryData<UnreadCounts>(keys.unread.all, (old = {}) => ({
       ...old,
       [conversationId]: (old[conversationId] ?? 0) + 1,
     }));
   }
-  void queryClient.invalidateQueries({ queryKey: keys.conversations });
+  void queryClient.invalidateQueries({ queryKey: keys.conversations.all });
 }
 
-function applyUpdate(queryClient: QueryClient, update: ConversationUpdate): void {
-  queryClient.setQueryData<ConversationDetail>(keys.conversation(update.conversation_id), (old) =>
-    old
-      ? {
-          ...old,
-          status: update.status,
-          assigned_agent_id: update.assigned_agent_id,
-          closed_at: update.closed_at,
-        }
-      : old,
+function applyUpdate(queryClient: QueryClient, update: ConversationUpdatePush): void {
+  queryClient.setQueryData<ConversationDetail>(
+    keys.conversations.one(update.conversation_id),
+    (old) =>
+      old
+        ? {
+            ...old,
+            status: update.status,
+            assigned_agent_id: update.assigned_agent_id,
+            closed_at: update.closed_at,
+            ...(update.snoozed_until !== undefined ? { snoozed_until: update.snoozed_until } : {}),
+          }
+        : old,
   );
-  void queryClient.invalidateQueries({ queryKey: keys.conversations });
+  void queryClient.invalidateQueries({ queryKey: keys.conversations.all });
 }

@@ -6,8 +6,12 @@ const SHORTCUTS: [string[], MessageKey][] = [
   [['k'], 'app.keys.previous'],
   [['r'], 'app.keys.reply'],
   [['Enter'], 'app.keys.send'],
+  [['n'], 'app.keys.note'],
   [['a'], 'app.keys.assign'],
+  [['l'], 'app.keys.labels'],
+  [['z'], 'app.keys.snooze'],
   [['c'], 'app.keys.close'],
+  [['1–6'], 'app.keys.views'],
   [['?'], 'app.keys.help'],
 ];
 

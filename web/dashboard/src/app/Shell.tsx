@@ -4,6 +4,7 @@ import {
   Avatar,
   Badge,
   Burger,
+  Button,
   ColorSwatch,
   Group,
   Menu,
@@ -14,7 +15,10 @@ import {
 } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import {
+  IconBook,
+  IconBuilding,
   IconChartBar,
+  IconCheck,
   IconInbox,
   IconKeyboard,
   IconLogout,
@@ -23,13 +27,15 @@ import {
   IconSettings,
   IconShieldLock,
   IconTicket,
+  IconCalendarEvent,
   IconUserCircle,
 } from '@tabler/icons-react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { Suspense, useEffect, useSyncExternalStore } from 'react';
 import { Link, Navigate, Outlet, useLocation, useNavigate } from 'react-router';
 import { api, ApiError, unwrap } from '../api/client';
-import { keys, useMe } from '../api/queries';
+import { useMe } from '../api/queries';
+import { keys } from '../api/keys';
 import { agentChannel } from '../api/socket';
 import { t, type MessageKey } from '../i18n';
 import { PageLoader } from './App';
@@ -40,8 +46,10 @@ import { useShortcuts } from './useShortcuts';
 const NAV: { to: string; label: MessageKey; icon: typeof IconInbox }[] = [
   { to: '/inbox', label: 'app.nav.inbox', icon: IconInbox },
   { to: '/tickets', label: 'app.nav.tickets', icon: IconTicket },
+  { to: '/appointments', label: 'app.nav.appointments', icon: IconCalendarEvent },
   { to: '/search', label: 'app.nav.search', icon: IconSearch },
   { to: '/reports', label: 'app.nav.reports', icon: IconChartBar },
+  { to: '/kb', label: 'app.nav.kb', icon: IconBook },
   { to: '/settings', label: 'app.nav.settings', icon: IconSettings },
 ];
 /** Platform administrators only (`platform_admin` in /api/agent/me). */
@@ -60,14 +68,15 @@ export function Shell() {
     () => agentChannel.connected,
   );
 
-  const loggedIn = me.data !== undefined;
+  // A member held until it sets up two-factor authentication gets no socket (the server refuses it).
+  const loggedIn = me.data !== undefined && !me.data.two_factor_setup_required;
   useEffect(() => {
     if (!loggedIn) return;
     agentChannel.start(queryClient);
   }, [loggedIn, queryClient]);
   // The socket sets the agent online when it connects: show what the server now holds.
   useEffect(() => {
-    if (connected) void queryClient.invalidateQueries({ queryKey: keys.me });
+    if (connected) void queryClient.invalidateQueries({ queryKey: keys.me.all });
   }, [connected, queryClient]);
   useNotifications(me.data?.user.id);
   useShortcuts([['shift+?', sheet.open]]);
@@ -76,7 +85,21 @@ export function Shell() {
   const presence = useMutation({
     mutationFn: (status: 'online' | 'away') =>
       unwrap(api.PATCH('/api/agent/presence', { body: { status } })),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: keys.me }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: keys.me.all }),
+  });
+  const switchTo = useMutation({
+    mutationFn: (organizationId: number) =>
+      unwrap(
+        api.POST('/api/agent/auth/switch-organization', {
+          body: { organization_id: organizationId },
+        }),
+      ),
+    onSuccess: () => {
+      // Another organization's data: nothing of the old one stays on screen or in the cache.
+      agentChannel.stop();
+      queryClient.clear();
+      void navigate('/inbox');
+    },
   });
   const logout = useMutation({
     mutationFn: () => unwrap(api.POST('/api/agent/auth/logout')),
@@ -91,6 +114,10 @@ export function Shell() {
     return <Navigate to="/login" replace state={{ from: location.pathname }} />;
   }
   if (!me.data) return <PageLoader />;
+  // The organization requires two-factor authentication: nothing else until it is set up.
+  if (me.data.two_factor_setup_required && location.pathname !== '/account') {
+    return <Navigate to="/account" replace />;
+  }
   const { user, organization } = me.data;
   const status = user.status === 'away' ? 'away' : 'online';
 
@@ -147,7 +174,7 @@ export function Shell() {
               <Menu.Target>
                 <UnstyledButton aria-label={t('app.account.menu', { name: user.name })}>
                   <Group gap={8} wrap="nowrap">
-                    <Avatar size={32} radius="xl" color="indigo" />
+                    <Avatar size={32} radius="xl" color="indigo" src={user.avatar_url} alt="" />
                     <Text size="sm" fw={500} visibleFrom="md">
                       {user.name}
                     </Text>
@@ -156,6 +183,34 @@ export function Shell() {
               </Menu.Target>
               <Menu.Dropdown>
                 <Menu.Label>{user.email}</Menu.Label>
+                {me.data.organizations.length > 1 && (
+                  <>
+                    <Menu.Divider />
+                    <Menu.Label>{t('app.account.organizations')}</Menu.Label>
+                    {me.data.organizations.map((item) =>
+                      item.id === organization.id ? (
+                        <Menu.Item
+                          key={item.id}
+                          leftSection={<IconCheck size={16} />}
+                          aria-current="true"
+                          aria-label={t('app.account.current', { name: item.name })}
+                        >
+                          {item.name}
+                        </Menu.Item>
+                      ) : (
+                        <Menu.Item
+                          key={item.id}
+                          leftSection={<IconBuilding size={16} />}
+                          onClick={() => switchTo.mutate(item.id)}
+                          aria-label={t('app.account.switchTo', { name: item.name })}
+                        >
+                          {item.name}
+                        </Menu.Item>
+                      ),
+                    )}
+                    <Menu.Divider />
+                  </>
+                )}
                 <Menu.Item
                   leftSection={<IconUserCircle size={16} />}
                   component={Link}
@@ -198,6 +253,7 @@ export function Shell() {
         })}
       </AppShell.Navbar>
       <AppShell.Main>
+        {!me.data.email_verified && <UnverifiedBanner />}
         {organization.suspended_at && (
           <Alert color="red" radius={0} role="alert">
             {t('app.suspended', { reason: organization.suspension_reason ?? '' })}
@@ -209,6 +265,35 @@ export function Shell() {
       </AppShell.Main>
       <KeyboardSheet opened={sheetOpened} onClose={sheet.close} />
     </AppShell>
+  );
+}
+
+/** Until the address is confirmed (issue 28): say so, and offer the link again. */
+function UnverifiedBanner() {
+  const resend = useMutation({
+    mutationFn: () => unwrap(api.POST('/api/agent/me/email-verification')),
+  });
+  return (
+    <Alert color="yellow" radius={0} role="status">
+      <Group gap="sm" justify="space-between">
+        <Text size="sm">{t('auth.banner.unverified')}</Text>
+        {resend.isSuccess ? (
+          <Text size="sm" fw={500}>
+            {t('auth.banner.resent')}
+          </Text>
+        ) : (
+          <Button
+            size="xs"
+            variant="light"
+            color="dark"
+            loading={resend.isPending}
+            onClick={() => resend.mutate()}
+          >
+            {t('auth.banner.resend')}
+          </Button>
+        )}
+      </Group>
+    </Alert>
   );
 }
 

@@ -54,9 +54,13 @@ export function browserNotification(title: string, body: string, onClick: () => 
   };
 }
 
+/** What waits for the agent, by where it waits: unread chats and new or changed tickets. */
+const counts = { chats: 0, tickets: 0 };
+
 /** The tab title: `(3) Support Chat` while three things wait for the agent. */
-export function setTitleCount(count: number): void {
+export function setTitleCount(count: number, source: keyof typeof counts = 'chats'): void {
   if (!baseTitle) baseTitle = document.title.replace(/^\(\d+\)\s*/, '');
-  pending = count;
+  counts[source] = count;
+  pending = counts.chats + counts.tickets;
   document.title = pending > 0 ? `(${pending}) ${baseTitle}` : baseTitle;
 }

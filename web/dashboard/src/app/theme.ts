@@ -17,6 +17,10 @@ export const cssVariablesResolver: CSSVariablesResolver = () => ({
   variables: {},
   light: {
     '--mantine-color-dimmed': 'var(--mantine-color-gray-7)',
+    // A field's error text in red.7 is 3.9:1 on white; red.9 keeps the hue and passes AA.
+    '--mantine-color-error': 'var(--mantine-color-red-9)',
+    // The same for red text (`c="red"`, the alerts under forms and the composer).
+    '--mantine-color-red-text': 'var(--mantine-color-red-9)',
     // Light badges and active nav links write in shade 9 on a shade-1 tint: under 4.5:1 for
     // orange, teal, yellow and others. A darker mix of the same hue keeps the look and passes AA.
     ...Object.fromEntries(

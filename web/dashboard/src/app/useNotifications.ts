@@ -1,8 +1,9 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { useNavigate } from 'react-router';
-import { type Conversation, keys, useUnread } from '../api/queries';
-import { agentChannel } from '../api/socket';
+import { type Conversation, useUnread } from '../api/queries';
+import { keys } from '../api/keys';
+import { agentChannel, type TicketPush } from '../api/socket';
 import { t } from '../i18n';
 import {
   askNotificationPermission,
@@ -11,6 +12,7 @@ import {
   setTitleCount,
   unlockSound,
 } from './notify';
+import { ticketAlerts } from './ticket-alerts';
 
 /**
  * Sound, browser notification and the tab title's count, for a new waiting chat and for a
@@ -43,6 +45,30 @@ export function useNotifications(agentId: number | undefined) {
     });
   }, [agentId, queryClient, navigate]);
 
+  // A ticket someone else filed or changed that is nobody's yet or this agent's: the same chime,
+  // a notification while the tab is hidden, and a count in the title until it is opened.
+  useEffect(() => {
+    if (agentId === undefined) return;
+    const onTicket = (push: TicketPush) => {
+      if (!ticketConcernsAgent(push, agentId)) return;
+      ticketAlerts.add(push.ticket_id);
+      chime();
+      browserNotification(
+        push.change === 'created'
+          ? t('app.notify.ticketNew', { number: push.ticket_number })
+          : t('app.notify.ticketChanged', { number: push.ticket_number }),
+        push.subject,
+        () => void navigate(`/tickets/${push.ticket_id}`),
+      );
+    };
+    const offCreated = agentChannel.on('ticket.created', onTicket);
+    const offUpdated = agentChannel.on('ticket.updated', onTicket);
+    return () => {
+      offCreated();
+      offUpdated();
+    };
+  }, [agentId, navigate]);
+
   // Only what waits for this agent: new waiting chats and its own chats, not teammates' chats.
   // Counted again when a conversation list loads: a chat unknown while its list was on its way
   // counts as waiting until the list says whose it is.
@@ -58,9 +84,16 @@ export function useNotifications(agentId: number | undefined) {
     recount();
     return queryClient.getQueryCache().subscribe((event) => {
       const key = (event.query as { queryKey: readonly unknown[] }).queryKey;
-      if (event.type === 'updated' && key[0] === keys.conversations[0]) recount();
+      if (event.type === 'updated' && key[0] === keys.conversations.all[0]) recount();
     });
   }, [unread, agentId, queryClient]);
+}
+
+/** Not the agent's own doing, and a new ticket nobody holds or one the agent holds. */
+function ticketConcernsAgent(push: TicketPush, agentId: number): boolean {
+  if (push.by_user_id === agentId) return false;
+  if (push.assigned_agent_id === agentId) return true;
+  return push.change === 'created' && push.assigned_agent_id === null;
 }
 
 /** A new waiting chat nobody has taken (or one not loaded yet), or one of the agent's own. */
@@ -75,7 +108,7 @@ function findConversation(
   id: number,
 ): Conversation | undefined {
   for (const [, list] of queryClient.getQueriesData<Conversation[]>({
-    queryKey: keys.conversations,
+    queryKey: keys.conversations.all,
   })) {
     const found = list?.find((c) => c.id === id);
     if (found) return found;

@@ -1,15 +1,19 @@
-import { createApiClient, unwrap, ApiError, type Schemas } from '../../../shared/api/client';
+import {
+  createApiClient,
+  unwrap,
+  ApiError,
+  setReasonSentences,
+  type Schemas,
+} from '../../../shared/api/client';
+import { reasonSentence } from '../i18n/errors';
 
 export { unwrap, ApiError };
 export type WidgetConfig = Schemas['WidgetConfigDto'];
 export type VisitorProfile = Schemas['VisitorProfileDto'];
 export type ChatMessage = Schemas['ChatMessageDto'];
 
-/** What later widget settings add to `widget_config` (appearance, agent presence). */
-export interface WidgetExtras {
-  appearance?: { color?: string; position?: string; greeting?: string; launcher_label?: string };
-  agents_online?: boolean;
-}
+// Every failed call speaks the visitor's language: the catalog's sentence for the error's slug.
+setReasonSentences(reasonSentence);
 
 let sessionToken = '';
 

@@ -1,10 +1,6 @@
-export interface Attachment {
-  id: number;
-  file_name: string;
-  content_type: string;
-  size: number;
-  url: string;
-}
+import type { Schemas } from '../../../shared/api/client';
+
+export type Attachment = Schemas['AttachmentDto'];
 
 /** What a message's `attachments` items must carry to be shown; anything else is skipped. */
 export function validAttachments(items: Record<string, unknown>[]): Attachment[] {

@@ -1,111 +1,73 @@
-import { lazy, Suspense } from 'preact/compat';
-import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
-import { api, ApiError, unwrap, type VisitorProfile, type WidgetExtras } from '../api/client';
-import { MessageBody, type TableActions } from '../components/MessageBody';
+import { useEffect, useRef, useState } from 'preact/hooks';
+import { MessageBody } from '../components/MessageBody';
 import { Composer } from '../features/chat/Composer';
 import { MessageList } from '../features/chat/MessageList';
+import { BotActions, botActionsMessage } from '../features/chat/BotActions';
+import { AwayNotice } from '../features/chat/AwayNotice';
+import { EmailPrompt } from '../features/chat/EmailPrompt';
 import { OfflineForm } from '../features/chat/OfflineForm';
+import { ConsentPrompt } from '../features/chat/ConsentPrompt';
 import { PreChatForm } from '../features/chat/PreChatForm';
 import { RatingForm } from '../features/chat/RatingForm';
-import { useChat } from '../features/chat/use-chat';
+import { type HostPage, useChat } from '../features/chat/use-chat';
+import { useChatActions } from '../features/chat/use-chat-actions';
 import { t } from '../i18n';
-import type { TableBlock } from '../../../shared/table-markup';
-import { awaitingRating, currentConversation, preChatDue } from './chat-state';
-import { endSession, startSession, type InitAnswer } from './boot';
-import { frameParams, onHost, toHost } from './host';
+import {
+  answeringAgent,
+  awaitingRating,
+  chatSurface,
+  currentConversation,
+  preChatDue,
+} from './chat-state';
+import { EndChatConfirm, Header } from './Header';
+import { frameParams, toHost } from './host';
+import { menuItems, type Panel, PanelPage } from './PanelPage';
 import { session } from './session';
-
-const AccountPanel = lazy(() => import('../features/account/AccountPanel'));
-const SearchPanel = lazy(() => import('../features/account/SearchPanel'));
-const BookingPanel = lazy(() => import('../features/booking/BookingPanel'));
-
-type Panel = 'chat' | 'account' | 'search' | 'booking';
-type Identity = { name?: string; email?: string; phone?: string };
+import { useHostMessages } from './use-host-messages';
+import { useWidgetSession } from './use-widget-session';
 
 /** The chat frame: session, live chat, and the panels the site's settings switch on. */
 export function App({ locale }: { locale: string }) {
   const standalone = !frameParams.hostOrigin;
-  const [init, setInit] = useState<InitAnswer | undefined>();
-  const [failed, setFailed] = useState(false);
+  const visitor = useWidgetSession(locale);
+  const { init, profile, availability, agentsOnline, saveProfile } = visitor;
   const [open, setOpen] = useState(standalone);
-  const [profile, setProfile] = useState<VisitorProfile | undefined>();
-  const [agentsOnline, setAgentsOnline] = useState(true);
+  const [emailAsked, setEmailAsked] = useState(() => session.emailAsked(frameParams.widgetKey));
   const [panel, setPanel] = useState<Panel>('chat');
   const [menu, setMenu] = useState(false);
-  const [localReplies, setLocalReplies] = useState<{ key: number; body: string }[]>([]);
+  const [confirmEnd, setConfirmEnd] = useState(false);
   const [now, setNow] = useState(() => Date.now());
-  const identity = useRef<Identity>({});
+  const [erased, setErased] = useState(false);
+  const [page, setPage] = useState<HostPage | undefined>();
   const input = useRef<HTMLTextAreaElement>(null);
+  const focusInput = (after = 0) => setTimeout(() => input.current?.focus(), after);
 
-  const [generation, setGeneration] = useState(0);
-  const reconnect = useCallback(() => setGeneration((g) => g + 1), []);
-
-  // The session: init (again after `identify` or a refused token), retried slower each time
-  // while the service cannot be reached.
-  useEffect(() => {
-    let stopped = false;
-    let attempt = 0;
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const run = async () => {
-      setFailed(false);
-      try {
-        const answer = await startSession({ locale, ...identity.current });
-        if (stopped) return;
-        setInit(answer);
-        setProfile(answer.visitor_profile);
-        const extras = answer.widget_config as WidgetExtras;
-        setAgentsOnline(extras.agents_online ?? true);
-        announce(answer.visitor_id, extras.appearance ?? {});
-      } catch {
-        if (stopped) return;
-        setFailed(true);
-        timer = setTimeout(() => void run(), Math.min(30_000, 1000 * 2 ** attempt++));
-      }
-    };
-    void run();
-    return () => {
-      stopped = true;
-      clearTimeout(timer);
-    };
-  }, [locale, generation]);
-
-  useEffect(
-    () =>
-      onHost((message) => {
-        switch (message.type) {
-          case 'open':
-            setOpen(true);
-            setTimeout(() => input.current?.focus(), 50);
-            break;
-          case 'close':
-            setOpen(false);
-            break;
-          case 'identify':
-            identity.current = { name: message.name, email: message.email, phone: message.phone };
-            reconnect();
-            break;
-          case 'shutdown':
-            void endSession().then(() => toHost({ type: 'bye' }));
-            break;
-          case 'session':
-            // The host page's copy of the session: read by the session store as the frame starts.
-            break;
-        }
-      }),
-    [reconnect],
-  );
-
-  // Hello once the loader's messages have a listener: the loader then sends what it queued
-  // (an `open` clicked before the frame had loaded would otherwise be lost).
-  useEffect(() => toHost({ type: 'hello' }), []);
+  useHostMessages({
+    open: () => {
+      setOpen(true);
+      focusInput(50);
+    },
+    close: () => setOpen(false),
+    identify: visitor.identify,
+    page: setPage,
+  });
 
   const chat = useChat({
     token: init?.session_token,
+    sessionKey: init,
     widgetKey: frameParams.widgetKey,
     open,
-    onRefused: reconnect,
-    onAgentsOnline: setAgentsOnline,
+    onRefused: visitor.reconnect,
+    onAgentsOnline: visitor.setAgentsOnline,
+    onErased: () => {
+      // The server ended the session: nothing of it is kept here either.
+      session.forget(frameParams.widgetKey);
+      setErased(true);
+    },
+    page,
   });
+  const conversationId = init ? currentConversation(chat.state, init.conversation_id) : 0;
+  const actions = useChatActions(conversationId, chat.dispatch);
 
   // An opened chat puts the keyboard in the message box (once there is one).
   const ready = !!init;
@@ -113,6 +75,7 @@ export function App({ locale }: { locale: string }) {
     if (open && ready) input.current?.focus();
   }, [open, ready]);
 
+  // A pre-chat form due some minutes into the chat: the clock it is checked against.
   const config = init?.widget_config;
   const delay = config?.pre_chat_form.delay_minutes ?? 0;
   useEffect(() => {
@@ -121,6 +84,11 @@ export function App({ locale }: { locale: string }) {
     return () => clearInterval(timer);
   }, [delay]);
 
+  const askedForEmail = () => {
+    session.saveEmailAsked(frameParams.widgetKey);
+    setEmailAsked(true);
+  };
+
   const minimize = () => {
     setOpen(false);
     toHost({ type: 'close' });
@@ -128,115 +96,86 @@ export function App({ locale }: { locale: string }) {
 
   const onKeyDown = (event: KeyboardEvent) => {
     if (event.key !== 'Escape') return;
-    if (menu) setMenu(false);
+    if (confirmEnd) setConfirmEnd(false);
+    else if (menu) setMenu(false);
     else if (panel !== 'chat') setPanel('chat');
     else if (!standalone) minimize();
   };
 
-  const conversationId = init ? currentConversation(chat.state, init.conversation_id) : 0;
-  const tableActions: TableActions = {
-    more: (table: TableBlock) => void lookupCall(table, 'more'),
-    rowAction: (table, actionId, row) => void lookupCall(table, actionId, row),
-  };
-  const addReply = (body: string) =>
-    setLocalReplies((list) => [...list, { key: Date.now() + list.length, body }]);
-
-  async function lookupCall(table: TableBlock, action: string, row?: Record<string, unknown>) {
-    const lookup = table.lookup;
-    if (!lookup) return;
-    try {
-      if (action === 'more') {
-        const answer = await unwrap(
-          api.POST('/api/widget/data-lookup/paginate', {
-            body: {
-              conversation_id: conversationId,
-              rule_id: lookup.rule_id,
-              page: lookup.page + 1,
-            },
-          }),
-        );
-        addReply(answer.reply_body);
-      } else {
-        const answer = await unwrap(
-          api.POST('/api/widget/data-lookup/row-action', {
-            body: {
-              conversation_id: conversationId,
-              rule_id: lookup.rule_id,
-              action_id: action,
-              row: row ?? {},
-            },
-          }),
-        );
-        addReply(answer.reply_body);
-      }
-    } catch (error) {
-      addReply(error instanceof ApiError ? error.message : t('error.generic'));
-    }
-  }
-
-  const endChat = async () => {
-    try {
-      const answer = await unwrap(api.POST('/api/widget/end-chat', {}));
-      chat.dispatch({ type: 'conversation', conversationId: answer.data.id, status: 'closed' });
-    } catch {
-      addReply(t('error.generic'));
-    }
-  };
-
-  if (!init || !config || !profile) {
+  if (erased || !init || !config || !profile) {
     return (
       <main class="shell" aria-label={t('header.title')}>
         <Header title={t('header.title')} onMinimize={standalone ? undefined : minimize} />
         <div class="center" role="status">
-          {failed ? t('chat.unavailable') : t('chat.connecting')}
+          {erased
+            ? t('privacy.erased')
+            : visitor.failed
+              ? t('chat.unavailable')
+              : t('chat.connecting')}
         </div>
       </main>
     );
   }
 
-  const look = (config as WidgetExtras).appearance ?? {};
+  const look = config.appearance;
   const inConversation = chat.state.messages.some((m) => m.conversation_id === conversationId);
+  const agent = answeringAgent(chat.state);
   const closed = chat.state.closed.includes(conversationId);
+  const botMessage = botActionsMessage(chat.state.messages);
   const rate = awaitingRating(chat.state, conversationId);
-  const preChat = preChatDue({
-    enabled: config.pre_chat_form.enabled,
-    submitted: profile.pre_chat_submitted,
-    delayMinutes: delay,
-    chatStartedAt: session.firstMessageAt(frameParams.widgetKey),
-    now,
+  const { away, form, askEmail } = chatSurface({
+    agentsOnline,
+    withinBusinessHours: availability?.within_business_hours ?? true,
+    offlineMode: config.offline?.mode ?? 'chat',
+    inConversation,
+    closed,
+    preChatDue: preChatDue({
+      enabled: config.pre_chat_form.enabled,
+      submitted: profile.pre_chat_submitted,
+      delayMinutes: delay,
+      chatStartedAt: session.firstMessageAt(frameParams.widgetKey),
+      now,
+    }),
+    emailKnown: !!profile.email,
+    emailAsked,
   });
-  const offline = !agentsOnline && (!inConversation || closed);
-  // One form at a time: nobody online, the offline form (it asks for the name and email itself);
-  // else a due pre-chat form; else the message box.
-  const form = offline ? 'offline' : preChat ? 'pre-chat' : undefined;
-  const menuItems: { panel: Panel; label: string }[] = [
-    ...(config.visitor_account_login.enabled
-      ? [
-          {
-            panel: 'account' as const,
-            label: config.visitor_account_login.menu_label || t('menu.login'),
-          },
-        ]
-      : []),
-    ...(config.filter_record.enabled
-      ? [{ panel: 'search' as const, label: config.filter_record.button_label || t('menu.search') }]
-      : []),
-    { panel: 'booking' as const, label: t('menu.book') },
-  ];
+  const ticketForm = form === 'offline';
+  // The site asks for consent before the first message, and the visitor has not agreed yet.
+  const consentDue = !!config.consent?.enabled && !visitor.consentedAt;
+  const items = menuItems(config, inConversation);
 
   return (
     <main class="shell" aria-label={t('header.title')} onKeyDown={onKeyDown}>
       <Header
         title={look.launcher_label || t('header.title')}
-        subtitle={agentsOnline ? t('header.online') : t('header.offline')}
+        subtitle={
+          agent && !away
+            ? t('header.answering', { name: agent.name })
+            : away
+              ? t('header.offline')
+              : t('header.online')
+        }
+        agent={agent && !away ? agent : undefined}
         onMinimize={standalone ? undefined : minimize}
-        onEnd={inConversation && !closed ? () => void endChat() : undefined}
+        onEnd={inConversation && !closed ? () => setConfirmEnd(true) : undefined}
         menu={menu}
         onMenu={() => setMenu((m) => !m)}
       />
+      {confirmEnd && inConversation && !closed && (
+        <EndChatConfirm
+          onEnd={() => {
+            setConfirmEnd(false);
+            void actions.endChat();
+          }}
+          onKeep={() => {
+            setConfirmEnd(false);
+            input.current?.focus();
+          }}
+        />
+      )}
       {menu && (
         <nav class="menu" aria-label={t('header.menu')}>
-          {menuItems.map((item) => (
+          {items.map((item) => (
             <button
               key={item.panel}
               type="button"
@@ -251,41 +190,39 @@ export function App({ locale }: { locale: string }) {
         </nav>
       )}
       {panel !== 'chat' ? (
-        <section class="panel-page" aria-label={menuItems.find((i) => i.panel === panel)?.label}>
-          <button type="button" class="link back" onClick={() => setPanel('chat')}>
-            ← {t('menu.back')}
-          </button>
-          <Suspense fallback={<p role="status">{t('chat.connecting')}</p>}>
-            {panel === 'account' && (
-              <AccountPanel
-                config={config}
-                profile={profile}
-                onProfile={setProfile}
-                onReply={addReply}
-              />
-            )}
-            {panel === 'search' && <SearchPanel config={config.filter_record} />}
-            {panel === 'booking' && (
-              <BookingPanel
-                profile={profile}
-                conversationId={inConversation ? conversationId : undefined}
-              />
-            )}
-          </Suspense>
-        </section>
+        <PanelPage
+          panel={panel}
+          label={items.find((i) => i.panel === panel)?.label}
+          config={config}
+          profile={profile}
+          conversationId={inConversation ? conversationId : undefined}
+          onBack={() => setPanel('chat')}
+          onChat={() => {
+            setPanel('chat');
+            focusInput();
+          }}
+          onProfile={saveProfile}
+          onReply={actions.addReply}
+        />
       ) : (
         <>
+          {away && availability && !ticketForm && <AwayNotice availability={availability} />}
           <MessageList
             state={chat.state}
             greeting={look.greeting || t('chat.empty')}
             onRetry={chat.retry}
-            tableActions={tableActions}
+            tableActions={actions.tableActions}
+            afterMessage={(m) =>
+              m === botMessage && !closed && !actions.botAnswered.includes(m.id) ? (
+                <BotActions message={m} onAction={actions.botAction} />
+              ) : null
+            }
             footer={
               <>
-                {localReplies.map((reply) => (
+                {actions.localReplies.map((reply) => (
                   <div key={reply.key} class="msg theirs local">
                     <div class="bubble">
-                      <MessageBody body={reply.body} actions={tableActions} />
+                      <MessageBody body={reply.body} actions={actions.tableActions} />
                     </div>
                   </div>
                 ))}
@@ -304,11 +241,21 @@ export function App({ locale }: { locale: string }) {
                   </div>
                 )}
                 {form === 'offline' && <OfflineForm profile={profile} />}
+                {askEmail && (
+                  <EmailPrompt
+                    onSaved={(saved) => {
+                      saveProfile(saved);
+                      askedForEmail();
+                      actions.addReply(t('notify.saved', { email: saved.email }));
+                    }}
+                    onDismiss={askedForEmail}
+                  />
+                )}
                 {form === 'pre-chat' && (
                   <PreChatForm
                     config={config.pre_chat_form}
                     profile={profile}
-                    onDone={setProfile}
+                    onDone={saveProfile}
                   />
                 )}
               </>
@@ -322,81 +269,14 @@ export function App({ locale }: { locale: string }) {
               {t('chat.reconnecting')}
             </p>
           )}
-          {!form && <Composer onSend={chat.send} onTyping={chat.typed} inputRef={input} />}
+          {!form && consentDue && (
+            <ConsentPrompt consent={config.consent} onAgreed={visitor.setConsentedAt} />
+          )}
+          {!form && !consentDue && (
+            <Composer onSend={chat.send} onTyping={chat.typed} inputRef={input} />
+          )}
         </>
       )}
     </main>
   );
-}
-
-function Header(props: {
-  title: string;
-  subtitle?: string;
-  onMinimize?: () => void;
-  onEnd?: () => void;
-  menu?: boolean;
-  onMenu?: () => void;
-}) {
-  return (
-    <header class="header">
-      <div class="titles">
-        <h1>{props.title}</h1>
-        {props.subtitle && <p>{props.subtitle}</p>}
-      </div>
-      {props.onMenu && (
-        <button
-          type="button"
-          class="icon"
-          aria-label={t('header.menu')}
-          aria-expanded={props.menu}
-          onClick={props.onMenu}
-        >
-          <svg width="20" height="20" viewBox="0 0 24 24" aria-hidden="true" fill="currentColor">
-            <circle cx="5" cy="12" r="2" />
-            <circle cx="12" cy="12" r="2" />
-            <circle cx="19" cy="12" r="2" />
-          </svg>
-        </button>
-      )}
-      {props.onEnd && (
-        <button type="button" class="pill" onClick={props.onEnd}>
-          {t('header.end')}
-        </button>
-      )}
-      {props.onMinimize && (
-        <button
-          type="button"
-          class="icon"
-          aria-label={t('header.minimize')}
-          onClick={props.onMinimize}
-        >
-          <svg
-            width="20"
-            height="20"
-            viewBox="0 0 24 24"
-            aria-hidden="true"
-            fill="none"
-            stroke="currentColor"
-            stroke-width="2.5"
-            stroke-linecap="round"
-          >
-            <path d="M6 9l6 6 6-6" />
-          </svg>
-        </button>
-      )}
-    </header>
-  );
-}
-
-/** Tells the loader the session is ready and how the launcher should look. */
-function announce(visitorId: number, look: NonNullable<WidgetExtras['appearance']>): void {
-  document.documentElement.style.setProperty('--c', look.color ?? '#2563eb');
-  toHost({ type: 'ready', visitor_id: visitorId });
-  toHost({
-    type: 'config',
-    color: look.color ?? '#2563eb',
-    position: look.position === 'left' ? 'left' : 'right',
-    launcher_label: look.launcher_label ?? '',
-    labels: { open: t('launcher.open'), close: t('launcher.close'), unread: t('launcher.unread') },
-  });
 }

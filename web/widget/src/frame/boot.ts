@@ -10,6 +10,7 @@ function requestInit(extra: { name?: string; email?: string; phone?: string; loc
       body: {
         widget_key: frameParams.widgetKey,
         locale: extra.locale,
+        ...timeZone(),
         ...(extra.name ? { visitor_name: extra.name.slice(0, 255) } : {}),
         ...(extra.email ? { visitor_email: extra.email.slice(0, 255) } : {}),
         ...(extra.phone ? { visitor_phone: extra.phone.slice(0, 50) } : {}),
@@ -48,4 +49,14 @@ export async function endSession(): Promise<void> {
   }
   session.forget(frameParams.widgetKey);
   setSessionToken('');
+}
+
+/** The visitor's own time zone, for their local time in the agents' panel. */
+function timeZone(): { timezone?: string } {
+  try {
+    const zone = Intl.DateTimeFormat().resolvedOptions().timeZone;
+    return zone ? { timezone: zone } : {};
+  } catch {
+    return {};
+  }
 }

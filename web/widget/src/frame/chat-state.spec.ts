@@ -1,6 +1,8 @@
 import {
+  answeringAgent,
   awaitingRating,
   chatReducer,
+  chatSurface,
   currentConversation,
   initialChat,
   lastMessageId,
@@ -46,6 +48,32 @@ describe('the chat state', () => {
     expect(lastMessageId(state)).toBe(7);
   });
 
+  it('never shows a sent message twice while its push is in before its ack', () => {
+    let state = chatReducer(initialChat(), { type: 'sending', clientId: 'a', body: 'Thanks!' });
+    state = chatReducer(state, { type: 'sending', clientId: 'b', body: 'Thanks!' });
+    state = chatReducer(state, {
+      type: 'sending',
+      clientId: 'c',
+      body: 'with a file',
+      attachmentIds: [4],
+      fileNames: ['a.png'],
+    });
+    const pushed = { ...message(9, 'visitor'), body: 'Thanks!' };
+    state = chatReducer(state, { type: 'received', messages: [pushed] });
+    // The oldest of the two identical sends is confirmed; the other still waits for its own.
+    expect(state.messages.map((m) => m.id)).toEqual([9]);
+    expect(state.pending.map((p) => p.clientId)).toEqual(['b', 'c']);
+    // A text without its file confirms nothing; the file send keeps what a retry needs.
+    state = chatReducer(state, {
+      type: 'received',
+      messages: [{ ...message(10, 'visitor'), body: 'with a file' }],
+    });
+    expect(state.pending[1]).toMatchObject({ attachmentIds: [4], fileNames: ['a.png'] });
+    state = chatReducer(state, { type: 'sent', clientId: 'a', message: pushed });
+    expect(state.messages.map((m) => m.id)).toEqual([9, 10]);
+    expect(state.pending.map((p) => p.clientId)).toEqual(['b', 'c']);
+  });
+
   it('counts unread messages from the other side only, after the read position', () => {
     let state = chatReducer(initialChat(2), {
       type: 'received',
@@ -89,5 +117,91 @@ describe('the chat state', () => {
     expect(preChatDue(delayed)).toBe(false);
     expect(preChatDue({ ...delayed, chatStartedAt: 1_000, now: 1_000 + 119_000 })).toBe(false);
     expect(preChatDue({ ...delayed, chatStartedAt: 1_000, now: 1_000 + 120_000 })).toBe(true);
+  });
+});
+
+describe('chatSurface', () => {
+  const base = {
+    agentsOnline: true,
+    withinBusinessHours: true,
+    offlineMode: 'chat',
+    inConversation: false,
+    closed: false,
+    preChatDue: false,
+    emailKnown: false,
+    emailAsked: false,
+  };
+
+  it('keeps the message box with nobody there, and asks for an email once the visitor wrote', () => {
+    expect(chatSurface({ ...base, agentsOnline: false })).toEqual({
+      away: true,
+      form: undefined,
+      askEmail: false,
+    });
+    expect(chatSurface({ ...base, withinBusinessHours: false, inConversation: true })).toEqual({
+      away: true,
+      form: undefined,
+      askEmail: true,
+    });
+    expect(
+      chatSurface({ ...base, agentsOnline: false, inConversation: true, emailKnown: true })
+        .askEmail,
+    ).toBe(false);
+    expect(
+      chatSurface({ ...base, agentsOnline: false, inConversation: true, emailAsked: true })
+        .askEmail,
+    ).toBe(false);
+    expect(chatSurface({ ...base, inConversation: true }).askEmail).toBe(false);
+  });
+
+  it('shows the pre-chat form in chat mode whoever is there, never beside the ticket form', () => {
+    expect(chatSurface({ ...base, preChatDue: true }).form).toBe('pre-chat');
+    expect(chatSurface({ ...base, agentsOnline: false, preChatDue: true }).form).toBe('pre-chat');
+    expect(
+      chatSurface({ ...base, agentsOnline: false, preChatDue: true, offlineMode: 'ticket_form' })
+        .form,
+    ).toBe('offline');
+  });
+
+  it('never swaps a chat under way for the ticket form, whatever availability arrives', () => {
+    const ticket = { ...base, offlineMode: 'ticket_form', agentsOnline: false };
+    expect(chatSurface(ticket).form).toBe('offline');
+    expect(chatSurface({ ...ticket, inConversation: true }).form).toBeUndefined();
+    expect(chatSurface({ ...ticket, inConversation: true, closed: true }).form).toBe('offline');
+    expect(chatSurface({ ...ticket, agentsOnline: true }).form).toBeUndefined();
+  });
+});
+
+describe('answeringAgent', () => {
+  const at = '2026-01-01T00:00:00.000Z';
+  const message = (id: number, sender_type: 'visitor' | 'agent', sender_name: string | null) => ({
+    id,
+    conversation_id: 1,
+    body: 'x',
+    sender_type,
+    created_at: at,
+    attachments: [],
+    sender_name,
+    sender_avatar_url: sender_name ? `https://chat.example/api/avatars/${sender_name}` : null,
+  });
+
+  it('names the agent who wrote last, with the picture; nobody before an agent wrote', () => {
+    const base = chatReducer(initialChat(), {
+      type: 'received',
+      messages: [message(1, 'visitor', null)],
+    });
+    expect(answeringAgent(base)).toBeUndefined();
+    const answered = chatReducer(base, {
+      type: 'received',
+      messages: [
+        message(2, 'agent', 'Ada'),
+        message(3, 'agent', 'Bob'),
+        message(4, 'visitor', null),
+      ],
+    });
+    expect(answeringAgent(answered)).toEqual({
+      name: 'Bob',
+      avatarUrl: 'https://chat.example/api/avatars/Bob',
+    });
   });
 });

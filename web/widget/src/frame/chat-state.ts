@@ -1,13 +1,33 @@
+import type { Schemas } from '../../../shared/api/client';
+
 // The chat's state and every change to it, without a DOM: confirmed messages by id (a push, an
 // ack and a catch-up of the same message show it once), the visitor's unsent messages, read
 // positions and the conversation's status.
-export interface Message {
-  id: number;
-  conversation_id: number;
-  body: string;
-  sender_type: 'visitor' | 'agent' | 'bot' | 'system';
-  created_at: string;
-  attachments: Record<string, unknown>[];
+type MessageDto = Schemas['ChatMessageDto'];
+
+/**
+ * A message as the chat keeps it: the server's `ChatMessageDto` fields the widget reads (the
+ * generated type), those it may lack (a message the widget made itself) optional, and
+ * `attachments` as the server sent them, checked item by item before they are shown.
+ */
+export type Message = Pick<
+  MessageDto,
+  'id' | 'conversation_id' | 'body' | 'sender_type' | 'created_at'
+> &
+  Partial<Pick<MessageDto, 'sender_name' | 'sender_avatar_url' | 'actions' | 'type'>> & {
+    attachments: Record<string, unknown>[];
+  };
+
+/** The agent who last wrote in the chat, to name in the header; undefined before any agent has. */
+export function answeringAgent(
+  state: ChatState,
+): { name: string; avatarUrl: string | null } | undefined {
+  const last = [...state.messages]
+    .reverse()
+    .find((m) => m.sender_type === 'agent' && m.sender_name);
+  return last?.sender_name
+    ? { name: last.sender_name, avatarUrl: last.sender_avatar_url ?? null }
+    : undefined;
 }
 
 export interface PendingMessage {
@@ -72,21 +92,49 @@ export function mergeMessages(current: Message[], incoming: Message[]): Message[
   return [...current, ...fresh].sort((a, b) => a.id - b.id);
 }
 
+/**
+ * The push of the visitor's own message can come before the ack of its send: the message it
+ * confirms (same text, same number of files) replaces the oldest such unsent one at once, so
+ * it is never shown twice meanwhile. The ack that follows finds nothing left to replace.
+ */
+function settlePending(pending: PendingMessage[], incoming: Message[]): PendingMessage[] {
+  let rest = pending;
+  for (const m of incoming) {
+    if (m.sender_type !== 'visitor') continue;
+    const index = rest.findIndex(
+      (p) =>
+        p.state === 'sending' &&
+        p.body.trim() === m.body.trim() &&
+        (p.attachmentIds?.length ?? 0) === m.attachments.length,
+    );
+    if (index >= 0) rest = rest.filter((_, i) => i !== index);
+  }
+  return rest;
+}
+
 export function chatReducer(state: ChatState, action: ChatAction): ChatState {
   switch (action.type) {
     case 'received': {
       const messages = mergeMessages(state.messages, action.messages);
       const fromAgent = action.messages.some((m) => m.sender_type !== 'visitor');
-      return messages === state.messages && !fromAgent
+      const pending = settlePending(state.pending, action.messages);
+      return messages === state.messages && !fromAgent && pending === state.pending
         ? state
-        : { ...state, messages, agentTyping: fromAgent ? false : state.agentTyping };
+        : { ...state, messages, pending, agentTyping: fromAgent ? false : state.agentTyping };
     }
     case 'sending':
       return {
         ...state,
         pending: [
           ...state.pending,
-          { clientId: action.clientId, body: action.body, state: 'sending' },
+          {
+            clientId: action.clientId,
+            body: action.body,
+            state: 'sending',
+            ...(action.attachmentIds?.length
+              ? { attachmentIds: action.attachmentIds, fileNames: action.fileNames }
+              : {}),
+          },
         ],
       };
     case 'sent':
@@ -168,4 +216,37 @@ export function preChatDue(options: {
   if (options.delayMinutes <= 0) return true;
   if (!options.chatStartedAt) return false;
   return options.now - options.chatStartedAt >= options.delayMinutes * 60_000;
+}
+
+/**
+ * What the chat shows below its messages, from who is there and what the visitor did (DESIGN
+ * section 9, "the widget never refuses a message"). Nobody there means no agent online or
+ * outside the site's business hours. The ticket form shows only where the site chose it and
+ * only before a conversation is going on, so a late or flapping `agents.availability` never
+ * takes the message box away from a chat under way; one form at a time (the ticket form asks
+ * for the name and email itself, else a due pre-chat form); "Get notified by email" is asked
+ * once, after the visitor wrote while nobody was there, when the address is not known.
+ */
+export function chatSurface(input: {
+  agentsOnline: boolean;
+  withinBusinessHours: boolean;
+  offlineMode: string;
+  inConversation: boolean;
+  closed: boolean;
+  preChatDue: boolean;
+  emailKnown: boolean;
+  emailAsked: boolean;
+}): { away: boolean; form: 'offline' | 'pre-chat' | undefined; askEmail: boolean } {
+  const away = !(input.agentsOnline && input.withinBusinessHours);
+  const ticketForm =
+    away && input.offlineMode === 'ticket_form' && (!input.inConversation || input.closed);
+  const form = ticketForm ? 'offline' : input.preChatDue ? 'pre-chat' : undefined;
+  const askEmail =
+    away &&
+    !form &&
+    input.inConversation &&
+    !input.closed &&
+    !input.emailKnown &&
+    !input.emailAsked;
+  return { away, form, askEmail };
 }

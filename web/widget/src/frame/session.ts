@@ -7,7 +7,7 @@ import { frameParams, onHost, toHost } from './host';
 // postMessage from the verified parent origin after the frame's hello, never from the frame's
 // address (a link could plant someone else's identity there), and never without a parent.
 const key = (widgetKey: string, name: string) => `support-chat:${widgetKey}:${name}`;
-const NAMES = ['session_token', 'read_up_to', 'chat_started_at'];
+const NAMES = ['session_token', 'read_up_to', 'chat_started_at', 'email_asked'];
 /** How long a framed widget waits for the host page's copy before starting without it. */
 const HOST_COPY_WAIT_MS = 1500;
 
@@ -81,6 +81,9 @@ export const session = {
   firstMessageAt: (widgetKey: string) => Number(read(widgetKey, 'chat_started_at') ?? 0) || 0,
   saveFirstMessageAt: (widgetKey: string, at: number) =>
     write(widgetKey, 'chat_started_at', String(at)),
+  /** Whether the visitor was asked for an email address already (asked once). */
+  emailAsked: (widgetKey: string) => read(widgetKey, 'email_asked') === '1',
+  saveEmailAsked: (widgetKey: string) => write(widgetKey, 'email_asked', '1'),
   forget(widgetKey: string): void {
     for (const name of NAMES) write(widgetKey, name, null);
     // A UID kept by earlier versions of the widget is no longer read: drop it too.

@@ -5,6 +5,8 @@ import es from './es';
 import fr from './fr';
 import { format, isRtl, LANGUAGES, pickLanguage } from './index';
 import pt from './pt';
+import { ERROR_REASONS, reasonsShownBy } from '../../../../src/common/errors/reasons';
+import { reasonSentence } from './errors';
 
 describe('the widget languages', () => {
   it('picks the first supported language of the wishes, by its base, else English', () => {
@@ -33,5 +35,24 @@ describe('the widget languages', () => {
 
   it('fills placeholders and leaves unknown ones', () => {
     expect(format('{count} unread, {x}', { count: 2 })).toBe('2 unread, {x}');
+  });
+
+  it('words every error slug the widget can meet, in every language (issue 32)', () => {
+    const missing = reasonsShownBy('widget').filter(
+      (reason) => !Object.prototype.hasOwnProperty.call(en, `error.reason.${reason}`),
+    );
+    expect(missing).toEqual([]);
+    const stale = Object.keys(en)
+      .filter((key) => key.startsWith('error.reason.'))
+      .map((key) => key.slice('error.reason.'.length))
+      .filter((reason) => !(reason in ERROR_REASONS));
+    expect(stale).toEqual([]);
+    // The other languages have the same keys (above), so each slug is worded in all six.
+  });
+
+  it("shows the catalog's sentence for a slug, and nothing for a slug it lacks", () => {
+    expect(reasonSentence('conversation_closed')).toBe(en['error.reason.conversation_closed']);
+    expect(reasonSentence('no_such_reason')).toBeUndefined();
+    expect(reasonSentence(undefined)).toBeUndefined();
   });
 });

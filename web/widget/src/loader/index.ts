@@ -107,7 +107,9 @@ function boot(script: HTMLScriptElement, key: string, service: string): void {
     wrap.classList.toggle('open', open);
     box.hidden = !open;
     button.setAttribute('aria-expanded', String(open));
-    button.setAttribute('aria-label', open ? labels.close : labels.open);
+    // The visible label starts the accessible name (WCAG 2.5.3, label in name).
+    const shown = !open && text.textContent ? `${text.textContent} (${labels.open})` : '';
+    button.setAttribute('aria-label', shown || (open ? labels.close : labels.open));
     icon.innerHTML = open ? CLOSE_ICON : CHAT_ICON;
   };
 
@@ -117,8 +119,11 @@ function boot(script: HTMLScriptElement, key: string, service: string): void {
     if (open) ensureFrame();
     render();
     if (!fromFrame) post({ type: open ? 'open' : 'close' });
-    // Focus moves into the chat (the frame then focuses its message box) and back on close.
-    if (open) frame?.focus();
+    // Focus moves into the chat (the frame then focuses its message box) and back on close. A
+    // frame still loading holds a blank page that the browser is about to swap for the service's
+    // (another process): focus given to it then can stay behind with the blank page, the frame
+    // showing its message box focused while keys go nowhere. It moves in once the frame says hello.
+    if (open && hello) frame?.focus();
     if (!open && fromFrame) button.focus();
     emit(open ? 'open' : 'close');
   };
@@ -144,6 +149,7 @@ function boot(script: HTMLScriptElement, key: string, service: string): void {
         break;
       case 'config':
         button.style.setProperty('--c', data.color);
+        button.style.setProperty('--oc', data.text_color);
         wrap.classList.toggle('left', data.position === 'left');
         text.textContent = data.launcher_label;
         Object.assign(labels, data.labels);
@@ -234,6 +240,17 @@ function boot(script: HTMLScriptElement, key: string, service: string): void {
   button.addEventListener('click', () => setOpen(!open));
   document.body.appendChild(hostEl);
   for (const args of queued) api(...(Array.from(args) as [string, ...unknown[]]));
+  // The page the visitor is on, for the agents: now, and whenever its address or title changes
+  // (single-page sites move without loading; a cheap look once a second catches every way).
+  let seen = '';
+  const page = () => {
+    const now = location.href + '\n' + document.title;
+    if (now === seen) return;
+    seen = now;
+    post({ type: 'page', url: location.href, title: document.title, referrer: document.referrer });
+  };
+  page();
+  setInterval(page, 1000);
   // The frame (session, unread count, `ready`) loads when the host page is idle, never before it.
   const idle = (window as { requestIdleCallback?: (fn: () => void) => void }).requestIdleCallback;
   if (idle) idle(ensureFrame);

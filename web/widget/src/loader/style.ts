@@ -3,7 +3,7 @@
 export const LOADER_STYLE = `:host{all:initial}
 .w{position:fixed;z-index:2147483000;bottom:20px;right:20px;display:flex;flex-direction:column;align-items:flex-end;font:15px/1.4 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif}
 .w.left{right:auto;left:20px;align-items:flex-start}
-button{all:initial;box-sizing:border-box;display:flex;align-items:center;justify-content:center;gap:8px;height:56px;min-width:56px;padding:0 16px;border-radius:28px;background:var(--c,#2563eb);color:#fff;cursor:pointer;box-shadow:0 6px 20px rgba(15,23,42,.28);font:600 15px/1 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;transition:transform .15s}
+button{all:initial;box-sizing:border-box;display:flex;align-items:center;justify-content:center;gap:8px;height:56px;min-width:56px;padding:0 16px;border-radius:28px;background:var(--c,#2563eb);color:var(--oc,#fff);cursor:pointer;box-shadow:0 6px 20px rgba(15,23,42,.28);font:600 15px/1 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;transition:transform .15s}
 button:hover{transform:scale(1.04)}
 button:focus-visible{outline:3px solid #0f172a;outline-offset:3px}
 .i{display:flex}

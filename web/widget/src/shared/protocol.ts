@@ -15,6 +15,8 @@ export type FrameToHost =
   | {
       type: 'config';
       color: string;
+      /** The launcher's text and icon colour on `color` (chosen for contrast). */
+      text_color: string;
       position: 'left' | 'right';
       launcher_label: string;
       labels: { open: string; close: string; unread: string };
@@ -32,4 +34,6 @@ export type HostToFrame =
   | { type: 'open' }
   | { type: 'close' }
   | { type: 'shutdown' }
-  | { type: 'identify'; name?: string; email?: string; phone?: string };
+  | { type: 'identify'; name?: string; email?: string; phone?: string }
+  /** The host page the visitor is on: at the start and whenever its address or title changes. */
+  | { type: 'page'; url: string; title: string; referrer: string };

@@ -1,14 +1,18 @@
 import { Container, Tabs, Title } from '@mantine/core';
 import { useSearchParams } from 'react-router';
 import { t } from '../../i18n';
+import { FailuresPanel } from './FailuresPanel';
 import { InstancesPanel } from './InstancesPanel';
 import { OrganizationsPanel } from './OrganizationsPanel';
 import { QueuesPanel } from './QueuesPanel';
 
-const TABS = ['organizations', 'queues', 'instances'] as const;
+const TABS = ['organizations', 'queues', 'failures', 'instances'] as const;
 type Tab = (typeof TABS)[number];
 
-/** The platform administrators' console (`/api/platform/...`): organizations, queues, instances. */
+/**
+ * The platform administrators' console (`/api/platform/...`): organizations, queues, failing
+ * webhook endpoints and mails, instances.
+ */
 export default function AdminPage() {
   const [params, setParams] = useSearchParams();
   const tab: Tab = TABS.find((value) => value === params.get('tab')) ?? 'organizations';
@@ -30,6 +34,9 @@ export default function AdminPage() {
         </Tabs.Panel>
         <Tabs.Panel value="queues" pt="md">
           {tab === 'queues' && <QueuesPanel />}
+        </Tabs.Panel>
+        <Tabs.Panel value="failures" pt="md">
+          {tab === 'failures' && <FailuresPanel />}
         </Tabs.Panel>
         <Tabs.Panel value="instances" pt="md">
           {tab === 'instances' && <InstancesPanel />}

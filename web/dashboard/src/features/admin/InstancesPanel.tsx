@@ -12,7 +12,7 @@ export function InstancesPanel() {
         {t('admin.error', { message: instances.error.message })}
       </Alert>
     );
-  if (!instances.data) return <Loader aria-label={t('app.loading')} />;
+  if (!instances.data) return <Loader role="status" aria-label={t('app.loading')} />;
   return (
     <Table striped aria-label={t('admin.instances.list')}>
       <Table.Thead>

@@ -66,7 +66,7 @@ export function OrganizationsPanel() {
         </Alert>
       )}
       {list.isPending ? (
-        <Loader aria-label={t('app.loading')} />
+        <Loader role="status" aria-label={t('app.loading')} />
       ) : list.data ? (
         <>
           <Text size="sm" c="dimmed" role="status">

@@ -13,7 +13,7 @@ export function QueuesPanel() {
         {t('admin.error', { message: health.error.message })}
       </Alert>
     );
-  if (!health.data) return <Loader aria-label={t('app.loading')} />;
+  if (!health.data) return <Loader role="status" aria-label={t('app.loading')} />;
   const { queues, outbox } = health.data.data;
   return (
     <Stack gap="lg">

@@ -1,20 +1,13 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { Schemas } from '../../../../shared/api/client';
 import { api, unwrap } from '../../api/client';
+import { keys } from '../../api/keys';
 
 export type PlatformOrganization = Schemas['PlatformOrganizationDto'];
 
-/** The console's query keys (one owner per resource, as api/queries.ts keeps the desk's). */
-export const adminKeys = {
-  organizations: ['platform', 'organizations'] as const,
-  organizationPage: (q: string, page: number) => ['platform', 'organizations', q, page] as const,
-  queues: ['platform', 'queues'] as const,
-  instances: ['platform', 'instances'] as const,
-};
-
 export function usePlatformOrganizations(q: string, page: number) {
   return useQuery({
-    queryKey: adminKeys.organizationPage(q, page),
+    queryKey: keys.platform.organizationPage(q, page),
     queryFn: () =>
       unwrap(
         api.GET('/api/platform/organizations', {
@@ -27,7 +20,7 @@ export function usePlatformOrganizations(q: string, page: number) {
 
 export function useQueueHealth() {
   return useQuery({
-    queryKey: adminKeys.queues,
+    queryKey: keys.platform.queues,
     queryFn: () => unwrap(api.GET('/api/platform/queues')),
     refetchInterval: 10_000,
   });
@@ -35,9 +28,25 @@ export function useQueueHealth() {
 
 export function useInstances() {
   return useQuery({
-    queryKey: adminKeys.instances,
+    queryKey: keys.platform.instances,
     queryFn: () => unwrap(api.GET('/api/platform/instances')),
     refetchInterval: 15_000,
+  });
+}
+
+export function useFailingWebhooks() {
+  return useQuery({
+    queryKey: keys.platform.failingWebhooks,
+    queryFn: () => unwrap(api.GET('/api/platform/webhooks/failing')),
+    refetchInterval: 30_000,
+  });
+}
+
+export function useFailedMails() {
+  return useQuery({
+    queryKey: keys.platform.failedMails,
+    queryFn: () => unwrap(api.GET('/api/platform/mail/failed')),
+    refetchInterval: 30_000,
   });
 }
 
@@ -70,7 +79,7 @@ export function useChangeOrganization(id: number) {
           return unwrap(api.POST('/api/platform/organizations/{organization}/resume', path));
       }
     },
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: adminKeys.organizations }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: keys.platform.organizations }),
   });
 }
 
@@ -91,6 +100,6 @@ export function useJobAction() {
         ? unwrap(api.POST('/api/platform/queues/{queue}/jobs/{job}/retry', params))
         : unwrap(api.DELETE('/api/platform/queues/{queue}/jobs/{job}', params));
     },
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: adminKeys.queues }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: keys.platform.queues }),
   });
 }

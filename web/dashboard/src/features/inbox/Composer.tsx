@@ -1,32 +1,25 @@
 import {
   ActionIcon,
   Button,
-  CloseButton,
   FileButton,
   Group,
   Paper,
   SegmentedControl,
-  Stack,
   Text,
   Textarea,
-  UnstyledButton,
 } from '@mantine/core';
 import { IconPaperclip, IconSend } from '@tabler/icons-react';
 import { useMutation } from '@tanstack/react-query';
-import { type KeyboardEvent, type RefObject, useEffect, useRef, useState } from 'react';
-import { api, unwrap } from '../../api/client';
+import { type KeyboardEvent, type RefObject, useState } from 'react';
+import { api, ApiError, unwrap } from '../../api/client';
 import { type Attachment, type Message, useCannedResponses } from '../../api/queries';
-import { agentChannel } from '../../api/socket';
+import { type ReplyDraft, replyOutbox } from '../../api/outbox';
+import { useShortcuts } from '../../app/useShortcuts';
 import { t } from '../../i18n';
+import { AttachedFiles, CANNED_LIST, CannedSuggestions } from './ComposerParts';
+import { useTypingSignal } from './use-typing-signal';
 
-const TYPING_IDLE_MS = 2_500;
-
-/** What one send carries, taken from the box when the agent sends it. */
-interface Draft {
-  text: string;
-  files: Attachment[];
-  note: boolean;
-}
+type Draft = ReplyDraft;
 
 /** The reply box: Enter sends, Shift+Enter breaks the line; the visitor sees us typing. */
 export function Composer({
@@ -44,46 +37,35 @@ export function Composer({
   const [files, setFiles] = useState<Attachment[]>([]);
   const [mode, setMode] = useState<'reply' | 'note'>('reply');
   const note = mode === 'note';
-  const typingTimer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
-  const typing = useRef(false);
+  // n: write a private note (the box switches to it and takes the focus).
+  useShortcuts([
+    [
+      'n',
+      () => {
+        if (closed) return;
+        stopTyping();
+        setMode('note');
+        textareaRef.current?.focus();
+      },
+    ],
+  ]);
+  const { stopTyping, typed } = useTypingSignal(conversationId);
 
-  const stopTyping = () => {
-    clearTimeout(typingTimer.current);
-    if (typing.current) agentChannel.typing(conversationId, false);
-    typing.current = false;
+  // Sends run one after another in the order they were made (the outbox), so the agent can write
+  // the next message while the last one is on its way, and messages written while the connection
+  // is down wait there, shown as sending; a send the server refuses gives its text back.
+  const [sendError, setSendError] = useState<Error | undefined>();
+  const send = (draft: Draft) => {
+    setSendError(undefined);
+    replyOutbox.add(conversationId, draft, {
+      onSent,
+      onRefused: (error, refused) => {
+        setSendError(error);
+        setBody((current) => (current.trim() ? `${refused.text}\n${current}` : refused.text));
+        setFiles((current) => [...refused.files, ...current]);
+      },
+    });
   };
-  // A switched or closed conversation is not being typed in any more (the view is keyed by id).
-  useEffect(() => {
-    return () => {
-      clearTimeout(typingTimer.current);
-      if (typing.current) agentChannel.typing(conversationId, false);
-      typing.current = false;
-    };
-  }, [conversationId]);
-
-  // Sends run one after another in the order they were made, so the agent can write the next
-  // message while the last one is on its way; a send that fails gives its text back.
-  const send = useMutation({
-    scope: { id: `reply-${conversationId}` },
-    mutationFn: (draft: Draft) =>
-      unwrap(
-        api.POST('/api/agent/conversations/{conversation}/messages', {
-          params: { path: { conversation: conversationId } },
-          body: draft.files.length
-            ? {
-                body: draft.text,
-                private: draft.note,
-                attachment_ids: draft.files.map((file) => file.id),
-              }
-            : { body: draft.text, private: draft.note },
-        }),
-      ),
-    onSuccess: (result) => onSent(result.data),
-    onError: (_error, draft) => {
-      setBody((current) => (current.trim() ? `${draft.text}\n${current}` : draft.text));
-      setFiles((current) => [...draft.files, ...current]);
-    },
-  });
   const upload = useMutation({
     mutationFn: (file: File) =>
       unwrap(
@@ -106,6 +88,9 @@ export function Composer({
   const suggestions = slash
     ? canned.filter((c) => c.shortcut.toLowerCase().startsWith(slash[2].toLowerCase())).slice(0, 6)
     : [];
+  // The suggestion Tab or Enter inserts: the first, or the one the arrow keys moved to.
+  const [picked, setPicked] = useState(0);
+  const active = suggestions.length > 0 ? Math.min(picked, suggestions.length - 1) : -1;
   const insert = (text: string) => {
     if (!slash) return;
     setBody(body.slice(0, slash.index + slash[1].length) + text);
@@ -116,23 +101,25 @@ export function Composer({
     const text = body.trim();
     if ((!text && !files.length) || upload.isPending) return;
     stopTyping();
-    send.mutate({ text, files, note });
+    send({ text, files, note });
     setBody('');
     setFiles([]);
   };
   const onChange = (value: string) => {
     setBody(value);
-    if (!typing.current && value.trim() && !note) {
-      typing.current = true;
-      agentChannel.typing(conversationId, true);
-    }
-    clearTimeout(typingTimer.current);
-    typingTimer.current = setTimeout(stopTyping, TYPING_IDLE_MS);
+    setPicked(0);
+    typed(value, note);
   };
   const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {
-    if (suggestions[0] && (event.key === 'Tab' || event.key === 'Enter') && !event.shiftKey) {
+    if (active >= 0 && (event.key === 'ArrowDown' || event.key === 'ArrowUp')) {
       event.preventDefault();
-      insert(suggestions[0].body);
+      const step = event.key === 'ArrowDown' ? 1 : -1;
+      setPicked((active + step + suggestions.length) % suggestions.length);
+      return;
+    }
+    if (active >= 0 && (event.key === 'Tab' || event.key === 'Enter') && !event.shiftKey) {
+      event.preventDefault();
+      insert(suggestions[active].body);
       return;
     }
     if (event.key === 'Enter' && !event.shiftKey && !event.nativeEvent.isComposing) {
@@ -170,60 +157,23 @@ export function Composer({
           { value: 'note', label: t('inbox.composer.modeNote') },
         ]}
       />
-      {send.error && (
+      {sendError && (
         <Text c="red" size="sm" role="alert" mb={6}>
-          {t('inbox.composer.error', { message: send.error.message })}
+          {t('inbox.composer.error', { message: sendError.message })}
         </Text>
       )}
       {upload.error && (
         <Text c="red" size="sm" role="alert" mb={6}>
-          {t('inbox.composer.uploadError', { message: upload.error.message })}
+          {upload.error instanceof ApiError && upload.error.status === 422
+            ? t('inbox.composer.uploadRefused', { name: upload.variables?.name ?? '' })
+            : t('inbox.composer.uploadError', { message: upload.error.message })}
         </Text>
       )}
-      {files.length > 0 && (
-        <Group gap="xs" mb={6} role="group" aria-label={t('inbox.composer.attached')}>
-          {files.map((file) => (
-            <Paper key={file.id} withBorder px="xs" py={2} radius="sm">
-              <Group gap={4} wrap="nowrap">
-                <Text size="sm" truncate maw={220}>
-                  {file.file_name}
-                </Text>
-                <CloseButton
-                  size="sm"
-                  aria-label={t('inbox.composer.removeFile', { name: file.file_name })}
-                  onClick={() => setFiles((old) => old.filter((f) => f.id !== file.id))}
-                />
-              </Group>
-            </Paper>
-          ))}
-        </Group>
-      )}
-      {suggestions.length > 0 && (
-        <Stack gap={2} mb={6} role="group" aria-label={t('inbox.canned.label')}>
-          {suggestions.map((c, index) => (
-            <UnstyledButton
-              key={c.id}
-              onClick={() => insert(c.body)}
-              px="sm"
-              py={6}
-              style={{
-                borderRadius: 'var(--mantine-radius-sm)',
-                background: index === 0 ? 'var(--mantine-color-indigo-0)' : undefined,
-              }}
-            >
-              <Text size="sm" truncate>
-                <Text span fw={600} ff="monospace">
-                  /{c.shortcut}
-                </Text>{' '}
-                {c.body}
-              </Text>
-            </UnstyledButton>
-          ))}
-          <Text size="xs" c="dimmed">
-            {t('inbox.canned.hint')}
-          </Text>
-        </Stack>
-      )}
+      <AttachedFiles
+        files={files}
+        onRemove={(id) => setFiles((old) => old.filter((f) => f.id !== id))}
+      />
+      <CannedSuggestions suggestions={suggestions} active={active} onPick={insert} />
       <Group align="flex-end" gap="sm" wrap="nowrap">
         <FileButton onChange={(file) => file && upload.mutate(file)}>
           {(props) => (
@@ -249,6 +199,8 @@ export function Composer({
           value={body}
           onChange={(event) => onChange(event.currentTarget.value)}
           onKeyDown={onKeyDown}
+          aria-controls={active >= 0 ? CANNED_LIST : undefined}
+          aria-activedescendant={active >= 0 ? `canned-${suggestions[active].id}` : undefined}
           style={{ flex: 1 }}
         />
         <Button

@@ -6,6 +6,7 @@ import { shortTime } from '../../components/format';
 import { t } from '../../i18n';
 import { STATUS_COLOR, visitorName } from './names';
 import classes from './inbox.module.css';
+import { LabelDot } from './LabelDot';
 
 export function ConversationList(props: {
   conversations: Conversation[] | undefined;
@@ -18,7 +19,7 @@ export function ConversationList(props: {
   if (props.loading) {
     return (
       <Center p="xl">
-        <Loader size="sm" aria-label={t('app.loading')} />
+        <Loader size="sm" role="status" aria-label={t('app.loading')} />
       </Center>
     );
   }
@@ -74,7 +75,13 @@ export function ConversationList(props: {
                       {t(`inbox.status.${conversation.status}`)}
                     </Badge>
                     {conversation.labels.map((label) => (
-                      <Badge key={label.id} size="xs" variant="outline" color="gray">
+                      <Badge
+                        key={label.id}
+                        size="xs"
+                        variant="outline"
+                        color="gray"
+                        leftSection={<LabelDot color={label.color} />}
+                      >
                         {label.name}
                       </Badge>
                     ))}

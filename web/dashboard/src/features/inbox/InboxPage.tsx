@@ -1,6 +1,8 @@
-import { Center, Group, NativeSelect, Stack, Text, Title } from '@mantine/core';
+import { Anchor, Center, Drawer, Group, NativeSelect, Stack, Text, Title } from '@mantine/core';
+import { useMediaQuery } from '@mantine/hooks';
+import { useState } from 'react';
 import { IconMessageCircle } from '@tabler/icons-react';
-import { useNavigate, useParams, useSearchParams } from 'react-router';
+import { Link, useNavigate, useParams, useSearchParams } from 'react-router';
 import {
   type InboxView,
   useConversation,
@@ -19,7 +21,9 @@ import { InstallWidget } from './InstallWidget';
 import { VisitorPanel } from './VisitorPanel';
 import { useShortcuts } from '../../app/useShortcuts';
 
-const VIEWS = ['all', 'mine', 'unassigned', 'missed', 'closed'] as const;
+const VIEWS = ['all', 'mine', 'unassigned', 'missed', 'snoozed', 'closed'] as const;
+/** The views the keys 1 to 6 open (the order of the view list). */
+export const VIEW_KEYS = ['mine', 'unassigned', 'all', 'missed', 'snoozed', 'closed'] as const;
 
 function parseView(value: string | null): InboxView {
   if (value?.startsWith('site:')) return { kind: 'site', siteId: Number(value.slice(5)) };
@@ -43,6 +47,9 @@ export default function InboxPage() {
   const selectedId = params.conversationId ? Number(params.conversationId) : undefined;
 
   const me = useMe().data?.user;
+  // The width under which the visitor panel leaves the layout (inbox.module.css).
+  const narrow = useMediaQuery('(max-width: 1100px)') ?? false;
+  const [visitorOpen, setVisitorOpen] = useState(false);
   const team = useTeamDirectory().data ?? [];
   const sites = useSiteNames().data ?? [];
   // The install card needs a site's widget key: only owners and admins read those.
@@ -66,6 +73,11 @@ export default function InboxPage() {
   useShortcuts([
     ['j', () => move(1)],
     ['k', () => move(-1)],
+    // 1 to 6: the views, in the order the view list shows them.
+    ...VIEW_KEYS.map(
+      (kind, index) =>
+        [String(index + 1), () => void navigate(`/inbox?view=${kind}`)] as [string, () => void],
+    ),
   ]);
 
   const firstRun = everything.data?.length === 0 && installable[0];
@@ -91,11 +103,13 @@ export default function InboxPage() {
             }
           >
             <optgroup label={t('inbox.view.group.views')}>
-              {(['mine', 'unassigned', 'all', 'missed', 'closed'] as const).map((kind) => (
-                <option key={kind} value={kind}>
-                  {t(`inbox.view.${kind}`)}
-                </option>
-              ))}
+              {(['mine', 'unassigned', 'all', 'missed', 'snoozed', 'closed'] as const).map(
+                (kind) => (
+                  <option key={kind} value={kind}>
+                    {t(`inbox.view.${kind}`)}
+                  </option>
+                ),
+              )}
             </optgroup>
             {labels.length > 0 && (
               <optgroup label={t('inbox.view.group.labels')}>
@@ -127,7 +141,13 @@ export default function InboxPage() {
       </div>
       <div className={classes.column} style={{ background: 'var(--mantine-color-gray-0)' }}>
         {selectedId !== undefined && me ? (
-          <ConversationView key={selectedId} id={selectedId} me={me} team={team} />
+          <ConversationView
+            key={selectedId}
+            id={selectedId}
+            me={me}
+            team={team}
+            onShowVisitor={narrow ? () => setVisitorOpen(true) : undefined}
+          />
         ) : firstRun ? (
           <Center style={{ flex: 1 }} p="xl">
             <InstallWidget site={firstRun} />
@@ -138,10 +158,27 @@ export default function InboxPage() {
               <IconMessageCircle size={40} stroke={1.3} aria-hidden />
               <Text fw={600}>{t('inbox.pick.title')}</Text>
               <Text size="sm">{t('inbox.pick.hint')}</Text>
+              {/* The install guide stays reachable after the first chat (Settings → Install). */}
+              {admin && (
+                <Anchor component={Link} to="/settings/install" size="sm" mt="sm">
+                  {t('inbox.install.link')}
+                </Anchor>
+              )}
             </Stack>
           </Center>
         )}
       </div>
+      {/* No room beside the chat (tablets, phones): the visitor panel opens in a drawer. */}
+      <Drawer
+        opened={narrow && visitorOpen && selected.data !== undefined}
+        onClose={() => setVisitorOpen(false)}
+        position="right"
+        size="md"
+        title={t('inbox.panel.show')}
+        closeButtonProps={{ 'aria-label': t('inbox.panel.close') }}
+      >
+        {selected.data && <VisitorPanel conversation={selected.data} sites={sites} />}
+      </Drawer>
       {/* Focusable: the panel scrolls on its own, and may hold nothing else that takes focus. */}
       <aside className={classes.panel} aria-label={t('inbox.panel.title')} tabIndex={0}>
         {selected.data && <VisitorPanel conversation={selected.data} sites={sites} />}

@@ -1,5 +1,6 @@
 import { Anchor, Button, Code, CopyButton, Group, Paper, Stack, Text, Title } from '@mantine/core';
 import { IconCheck, IconCopy, IconExternalLink } from '@tabler/icons-react';
+import { Link } from 'react-router';
 import type { Site } from '../../api/queries';
 import { t } from '../../i18n';
 
@@ -40,6 +41,9 @@ export function InstallWidget({ site }: { site: Site }) {
               {t('inbox.install.demo')}
               <IconExternalLink size={14} aria-hidden />
             </Group>
+          </Anchor>
+          <Anchor component={Link} to={`/settings/install?site=${site.id}`}>
+            {t('inbox.install.guides')}
           </Anchor>
         </Group>
       </Stack>

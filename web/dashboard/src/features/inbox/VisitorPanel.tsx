@@ -1,15 +1,20 @@
 import { Anchor, Badge, Group, Loader, Stack, Text, Title } from '@mantine/core';
-import { useQuery } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useEffect } from 'react';
 import { Link } from 'react-router';
 import { api, unwrap } from '../../api/client';
-import type { ConversationDetail, SiteName } from '../../api/queries';
+import { agentChannel } from '../../api/socket';
+import { type ConversationDetail, type SiteName, useMe } from '../../api/queries';
 import { longTime } from '../../components/format';
 import { t, type MessageKey } from '../../i18n';
 import { reviewText, STATUS_COLOR, visitorName } from './names';
+import { VisitorPrivacy } from './VisitorPrivacy';
+import { VisitorContext } from './VisitorContext';
+import { keys } from '../../api/keys';
 
 function useVisitorPanel(visitorId: number) {
   return useQuery({
-    queryKey: ['visitor-panel', visitorId] as const,
+    queryKey: keys.visitorPanel.one(visitorId),
     queryFn: async () =>
       (
         await unwrap(
@@ -19,13 +24,6 @@ function useVisitorPanel(visitorId: number) {
         )
       ).data,
   });
-}
-
-function show(value: unknown): string {
-  if (value === null || value === undefined || value === '') return t('inbox.panel.unknown');
-  if (typeof value === 'boolean') return value ? t('inbox.panel.yes') : t('inbox.panel.no');
-  if (typeof value === 'string' || typeof value === 'number') return String(value);
-  return JSON.stringify(value);
 }
 
 function Rows({ rows }: { rows: [string, string][] }) {
@@ -66,6 +64,9 @@ export function VisitorPanel({
 }) {
   const site = sites.find((s) => s.id === conversation.site_id);
   const panel = useVisitorPanel(conversation.visitor.id);
+  const role = useMe().data?.user.role;
+  // The privacy actions are the owners' and admins' (the API refuses agents too).
+  const canManage = role === 'owner' || role === 'admin';
   const visitor = panel.data;
   const rows: [MessageKey, string][] = [
     ['inbox.panel.name', conversation.visitor.name || t('inbox.panel.unknown')],
@@ -84,7 +85,23 @@ export function VisitorPanel({
     ],
   ];
   const earlier = visitor?.conversations.filter((c) => c.id !== conversation.id) ?? [];
-  const custom = Object.entries(visitor?.custom_fields ?? {});
+  // The page the visitor moves to, live (the widget tells the server, the server the agents).
+  const queryClient = useQueryClient();
+  const visitorId = conversation.visitor.id;
+  // The page the visitor moves to and an appointment they book show up live.
+  useEffect(() => {
+    const reload = (event: { visitor_id: number }) => {
+      if (event.visitor_id === visitorId) {
+        void queryClient.invalidateQueries({ queryKey: keys.visitorPanel.one(visitorId) });
+      }
+    };
+    const offPage = agentChannel.on('visitor.page', reload);
+    const offBooked = agentChannel.on('appointment.booked', reload);
+    return () => {
+      offPage();
+      offBooked();
+    };
+  }, [queryClient, visitorId]);
   return (
     <Stack p="md" gap="md">
       <Title order={2} size="h5" c="dimmed" tt="uppercase">
@@ -99,7 +116,7 @@ export function VisitorPanel({
         </Badge>
       </Stack>
       <Rows rows={rows.map(([label, value]) => [t(label), value])} />
-      {panel.isPending && <Loader size="sm" aria-label={t('app.loading')} />}
+      {panel.isPending && <Loader size="sm" role="status" aria-label={t('app.loading')} />}
       {panel.isError && (
         <Text size="sm" c="red.8" role="alert">
           {t('inbox.panel.error')}
@@ -116,28 +133,7 @@ export function VisitorPanel({
                 : t('inbox.panel.notLoggedIn')}
             </Text>
           </Section>
-          <Section title={t('inbox.panel.currentPage')}>
-            {visitor.current_page.url ? (
-              <Anchor
-                href={visitor.current_page.url}
-                target="_blank"
-                rel="noreferrer"
-                size="sm"
-                style={{ overflowWrap: 'anywhere' }}
-              >
-                {visitor.current_page.title || visitor.current_page.url}
-              </Anchor>
-            ) : (
-              <Text size="sm" c="dimmed">
-                {t('inbox.panel.unknown')}
-              </Text>
-            )}
-          </Section>
-          {custom.length > 0 && (
-            <Section title={t('inbox.panel.customFields')}>
-              <Rows rows={custom.map(([key, value]) => [key, show(value)])} />
-            </Section>
-          )}
+          <VisitorContext visitor={visitor} />
           <Section title={t('inbox.panel.conversations')}>
             {earlier.length === 0 ? (
               <Text size="sm" c="dimmed">
@@ -198,6 +194,14 @@ export function VisitorPanel({
               ))
             )}
           </Section>
+          {canManage && (
+            <Section title={t('inbox.privacy.title')}>
+              <VisitorPrivacy
+                visitorId={conversation.visitor.id}
+                onErased={() => void panel.refetch()}
+              />
+            </Section>
+          )}
         </>
       )}
     </Stack>

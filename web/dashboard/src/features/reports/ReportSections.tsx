@@ -15,9 +15,11 @@ import {
 import { IconDownload } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
+import { Link } from 'react-router';
 import { api, unwrap } from '../../api/client';
 import { t } from '../../i18n';
 import { csvHref, formatDuration, formatRate, reportQuery } from './report-format';
+import { keys } from '../../api/keys';
 
 type Query = ReturnType<typeof reportQuery>;
 interface Names {
@@ -109,7 +111,7 @@ function Chart({ label, children }: { label: string; children: ReactNode }) {
 
 export function ConversationsReport({ query, names }: { query: Query; names: Names }) {
   const report = useQuery({
-    queryKey: ['reports', 'conversations', query],
+    queryKey: keys.reports.conversations(query),
     queryFn: () => unwrap(api.GET('/api/agent/reports/conversations', { params: { query } })),
   });
   const data = report.data?.data;
@@ -157,7 +159,9 @@ export function ConversationsReport({ query, names }: { query: Query; names: Nam
               />
             </Chart>
           )}
-          <SimpleGrid cols={{ base: 1, md: 2 }}>
+          {/* Aligned to the top: a shorter table stretched to its neighbour's height showed one
+              tall row that read as an empty first row (issue 26). */}
+          <SimpleGrid cols={{ base: 1, md: 2 }} style={{ alignItems: 'start' }}>
             <VolumeTable caption={t('reports.perAgent')} rows={data.per_agent} name={names.agent} />
             <VolumeTable caption={t('reports.perSite')} rows={data.per_site} name={names.site} />
           </SimpleGrid>
@@ -210,7 +214,7 @@ function VolumeTable({
 
 export function ResponseTimesReport({ query, names }: { query: Query; names: Names }) {
   const report = useQuery({
-    queryKey: ['reports', 'response-times', query],
+    queryKey: keys.reports.responseTimes(query),
     queryFn: () => unwrap(api.GET('/api/agent/reports/response-times', { params: { query } })),
   });
   const data = report.data?.data;
@@ -310,7 +314,7 @@ const RATINGS = ['1', '2', '3', '4', '5'] as const;
 
 export function CsatReport({ query, names }: { query: Query; names: Names }) {
   const report = useQuery({
-    queryKey: ['reports', 'csat', query],
+    queryKey: keys.reports.csat(query),
     queryFn: () => unwrap(api.GET('/api/agent/reports/csat', { params: { query } })),
   });
   const data = report.data?.data;
@@ -366,8 +370,63 @@ export function CsatReport({ query, names }: { query: Query; names: Names }) {
               ))}
             </Table.Tbody>
           </Table>
+          <RatingComments comments={data.comments} names={names} />
         </Stack>
       )}
     </ReportCard>
+  );
+}
+
+/** The comments visitors left with their rating, newest first, each linked to its chat. */
+function RatingComments({
+  comments,
+  names,
+}: {
+  comments: {
+    conversation_id: number;
+    rating: number;
+    comment: string;
+    reviewed_at: string;
+    agent_id: number | null;
+  }[];
+  names: Names;
+}) {
+  return (
+    <section aria-labelledby="rating-comments">
+      <Title order={3} size="h5" id="rating-comments" mb="xs">
+        {t('reports.csat.comments')}
+      </Title>
+      {comments.length === 0 ? (
+        <Text size="sm" c="dimmed">
+          {t('reports.csat.noComments')}
+        </Text>
+      ) : (
+        <Stack gap="xs" component="ul" p={0} m={0} style={{ listStyle: 'none' }}>
+          {comments.map((comment) => (
+            <Paper component="li" withBorder p="sm" radius="md" key={comment.conversation_id}>
+              <Group justify="space-between" wrap="nowrap" align="flex-start">
+                <Text size="sm" style={{ whiteSpace: 'pre-wrap', wordBreak: 'break-word' }}>
+                  {comment.comment}
+                </Text>
+                <Text size="sm" fw={600} style={{ whiteSpace: 'nowrap' }}>
+                  {t('reports.csat.commentRating', { rating: comment.rating })}
+                </Text>
+              </Group>
+              <Group gap="xs" mt={4}>
+                <Text size="xs" c="dimmed">
+                  {t('reports.csat.commentBy', {
+                    agent: names.agent(comment.agent_id),
+                    when: new Date(comment.reviewed_at).toLocaleString(),
+                  })}
+                </Text>
+                <Anchor component={Link} to={`/inbox/${comment.conversation_id}`} size="xs">
+                  {t('reports.csat.openConversation')}
+                </Anchor>
+              </Group>
+            </Paper>
+          ))}
+        </Stack>
+      )}
+    </section>
   );
 }

@@ -49,4 +49,9 @@ export const reportsMessages = {
   'reports.csat.count': 'Ratings',
   'reports.csat.stars': '{rating} ★',
   'reports.csat.chart': 'How many conversations got each rating from 1 to 5',
+  'reports.csat.comments': 'What visitors wrote',
+  'reports.csat.noComments': 'No visitor left a comment with their rating in these days.',
+  'reports.csat.commentRating': '{rating} of 5',
+  'reports.csat.commentBy': '{agent} · {when}',
+  'reports.csat.openConversation': 'Open the conversation',
 } as const;

@@ -22,6 +22,7 @@ import { api, unwrap } from '../../api/client';
 import type { SearchHit } from '../../api/queries';
 import { longTime } from '../../components/format';
 import { t } from '../../i18n';
+import { keys } from '../../api/keys';
 
 const TYPES = ['messages', 'visitors', 'tickets'] as const;
 type SearchType = (typeof TYPES)[number];
@@ -33,7 +34,7 @@ export default function SearchPage() {
   const type: SearchType = TYPES.find((v) => v === params.get('type')) ?? 'messages';
   const [text, setText] = useState(q);
   const results = useQuery({
-    queryKey: ['search', type, q],
+    queryKey: keys.search.results(type, q),
     enabled: q.trim().length >= 2,
     queryFn: () =>
       unwrap(api.GET('/api/agent/search', { params: { query: { q, type, per_page: 50 } } })),
@@ -79,7 +80,7 @@ export default function SearchPage() {
           <Text c="dimmed">{t('search.hint')}</Text>
         ) : results.isPending ? (
           <Center p="xl">
-            <Loader aria-label={t('app.loading')} />
+            <Loader role="status" aria-label={t('app.loading')} />
           </Center>
         ) : results.isError ? (
           <Alert color="red" role="alert">
@@ -94,9 +95,11 @@ export default function SearchPage() {
             <Text size="sm" c="dimmed" role="status">
               {t('search.count', { count: results.data.total })}
             </Text>
-            {results.data.data.map((hit) => (
-              <Hit key={`${hit.type}-${hit.id}`} hit={hit} />
-            ))}
+            <Stack component="ul" gap="sm" p={0} m={0} style={{ listStyle: 'none' }}>
+              {results.data.data.map((hit) => (
+                <Hit key={`${hit.type}-${hit.id}`} hit={hit} />
+              ))}
+            </Stack>
           </>
         )}
       </Stack>
@@ -104,7 +107,18 @@ export default function SearchPage() {
   );
 }
 
+/** What a hit says at the top: for a message, who wrote it to or from which visitor. */
+function hitTitle(hit: SearchHit): string {
+  if (hit.type !== 'message') return hit.title;
+  const visitor = hit.visitor_name ?? t('search.hit.someVisitor');
+  if (hit.private) return t('search.hit.note', { visitor });
+  return hit.sender_type === 'visitor'
+    ? t('search.hit.fromVisitor', { visitor })
+    : t('search.hit.toVisitor', { visitor });
+}
+
 function Hit({ hit }: { hit: SearchHit }) {
+  const title = hitTitle(hit);
   const to =
     hit.type === 'ticket' && hit.ticket_id !== null
       ? `/tickets/${hit.ticket_id}`
@@ -112,16 +126,21 @@ function Hit({ hit }: { hit: SearchHit }) {
         ? `/inbox/${hit.conversation_id}`
         : undefined;
   return (
-    <Paper withBorder radius="md" p="md">
+    <Paper component="li" withBorder radius="md" p="md">
       <Group justify="space-between" wrap="nowrap" mb={4}>
         {to ? (
           <Anchor component={Link} to={to} fw={600}>
-            {hit.title}
+            {title}
           </Anchor>
         ) : (
-          <Text fw={600}>{hit.title}</Text>
+          <Text fw={600}>{title}</Text>
         )}
         <Group gap="xs" wrap="nowrap">
+          {hit.private && (
+            <Badge variant="light" color="yellow" size="sm" c="dark">
+              {t('search.hit.private')}
+            </Badge>
+          )}
           <Badge variant="light" size="sm">
             {t(`search.type.${hit.type}s`)}
           </Badge>

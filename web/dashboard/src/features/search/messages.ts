@@ -12,4 +12,9 @@ export const searchMessages = {
   'search.empty': 'Nothing found for “{q}”.',
   'search.hint': 'Type at least two characters, then press Enter.',
   'search.error': 'The search failed: {message}',
+  'search.hit.fromVisitor': 'Message from {visitor}',
+  'search.hit.toVisitor': 'Reply to {visitor}',
+  'search.hit.note': 'Private note in the chat with {visitor}',
+  'search.hit.someVisitor': 'a visitor',
+  'search.hit.private': 'Private note',
 } as const;

@@ -12,7 +12,8 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { api, ApiError, unwrap } from '../../api/client';
-import { keys, type Member, type Ticket } from '../../api/queries';
+import { type Member, type Ticket } from '../../api/queries';
+import { keys } from '../../api/keys';
 import { t } from '../../i18n';
 import { agentOptions, priorityOptions } from './options';
 
@@ -25,10 +26,18 @@ const EMPTY = {
   assignee: '',
 };
 
-export function CreateTicketModal(props: { opened: boolean; onClose: () => void; team: Member[] }) {
+export function CreateTicketModal(props: {
+  opened: boolean;
+  onClose: () => void;
+  team: Member[];
+  /** Fields filled in advance (a chat turned into a ticket). */
+  initial?: Partial<typeof EMPTY>;
+  /** The conversation the ticket is made from: linked both ways. */
+  conversationId?: number;
+}) {
   const queryClient = useQueryClient();
   const navigate = useNavigate();
-  const [form, setForm] = useState(EMPTY);
+  const [form, setForm] = useState(() => ({ ...EMPTY, ...props.initial }));
   const create = useMutation({
     mutationFn: () =>
       unwrap(
@@ -40,11 +49,14 @@ export function CreateTicketModal(props: { opened: boolean; onClose: () => void;
             ...(form.customer_name ? { customer_name: form.customer_name } : {}),
             ...(form.customer_email ? { customer_email: form.customer_email } : {}),
             ...(form.assignee ? { assigned_agent_id: Number(form.assignee) } : {}),
+            ...(props.conversationId === undefined
+              ? {}
+              : { conversation_id: props.conversationId }),
           },
         }),
       ),
     onSuccess: (result) => {
-      void queryClient.invalidateQueries({ queryKey: keys.tickets });
+      void queryClient.invalidateQueries({ queryKey: keys.tickets.all });
       setForm(EMPTY);
       props.onClose();
       void navigate(`/tickets/${result.data.id}`);

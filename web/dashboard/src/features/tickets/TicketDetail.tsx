@@ -18,10 +18,11 @@ import {
 } from '@mantine/core';
 import { IconArrowLeft, IconLock } from '@tabler/icons-react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { type FormEvent, useState } from 'react';
+import { type FormEvent, useEffect, useState } from 'react';
 import { Link, useParams } from 'react-router';
 import { api, unwrap } from '../../api/client';
-import { keys, type Member, type Ticket, useTeamDirectory } from '../../api/queries';
+import { type Member, type Ticket, useTeamDirectory } from '../../api/queries';
+import { keys } from '../../api/keys';
 import { longTime } from '../../components/format';
 import { t } from '../../i18n';
 import {
@@ -31,6 +32,9 @@ import {
   STATUS_COLOR,
   statusOptions,
 } from './options';
+import { ticketAlerts } from '../../app/ticket-alerts';
+import { CustomerHistory } from './CustomerHistory';
+import { TicketActivity } from './TicketActivity';
 import { useTicket } from './useTickets';
 
 type TicketChange = {
@@ -44,6 +48,9 @@ export function TicketDetail() {
   const queryClient = useQueryClient();
   const ticket = useTicket(id);
   const team = useTeamDirectory().data ?? [];
+  // Opened: no longer counted as new or changed (and not while it stays open either).
+  const seenAt = ticket.dataUpdatedAt;
+  useEffect(() => ticketAlerts.seen(id), [id, seenAt]);
   const update = useMutation({
     mutationFn: (change: TicketChange) =>
       unwrap(
@@ -53,15 +60,15 @@ export function TicketDetail() {
         }),
       ),
     onSuccess: (result) => {
-      queryClient.setQueryData(keys.ticket(id), result.data);
-      void queryClient.invalidateQueries({ queryKey: keys.tickets });
+      queryClient.setQueryData(keys.tickets.one(id), result.data);
+      void queryClient.invalidateQueries({ queryKey: keys.tickets.all });
     },
   });
 
   if (ticket.isPending) {
     return (
       <Center p="xl">
-        <Loader aria-label={t('app.loading')} />
+        <Loader role="status" aria-label={t('app.loading')} />
       </Center>
     );
   }
@@ -145,6 +152,16 @@ export function TicketDetail() {
                           {t('tickets.detail.internal')}
                         </Badge>
                       )}
+                      {comment.sender_mismatch && (
+                        <Badge
+                          size="xs"
+                          color="orange"
+                          variant="light"
+                          title={t('tickets.detail.senderMismatchHint')}
+                        >
+                          {t('tickets.detail.senderMismatch')}
+                        </Badge>
+                      )}
                     </Group>
                     <Text size="xs" c="dimmed">
                       {longTime(comment.created_at)}
@@ -160,64 +177,83 @@ export function TicketDetail() {
           </Stack>
         </Grid.Col>
         <Grid.Col span={{ base: 12, md: 4 }}>
-          <Paper withBorder radius="md" p="lg">
-            <Stack>
-              <NativeSelect
-                label={t('tickets.filter.status')}
-                data={statusOptions}
-                value={data.status}
-                disabled={update.isPending}
-                onChange={(e) =>
-                  update.mutate({ status: e.currentTarget.value as Ticket['status'] })
-                }
-              />
-              <NativeSelect
-                label={t('tickets.filter.priority')}
-                data={priorityOptions}
-                value={data.priority}
-                disabled={update.isPending}
-                onChange={(e) =>
-                  update.mutate({ priority: e.currentTarget.value as Ticket['priority'] })
-                }
-              />
-              <NativeSelect
-                label={t('tickets.filter.assignee')}
-                data={[{ value: '', label: t('tickets.filter.unassigned') }, ...agentOptions(team)]}
-                value={data.assigned_agent_id === null ? '' : String(data.assigned_agent_id)}
-                disabled={update.isPending}
-                onChange={(e) =>
-                  update.mutate({
-                    assigned_agent_id: e.currentTarget.value ? Number(e.currentTarget.value) : null,
-                  })
-                }
-              />
-              {update.error && (
-                <Text c="red" size="sm" role="alert">
-                  {t('tickets.error', { message: update.error.message })}
-                </Text>
-              )}
-              <Stack gap={2}>
-                <Text size="xs" c="dimmed">
-                  {t('tickets.detail.customer')}
-                </Text>
-                <Text size="sm">{customer || '—'}</Text>
+          <Stack>
+            <Paper withBorder radius="md" p="lg">
+              <Stack>
+                <NativeSelect
+                  label={t('tickets.filter.status')}
+                  data={statusOptions}
+                  value={data.status}
+                  disabled={update.isPending}
+                  onChange={(e) =>
+                    update.mutate({ status: e.currentTarget.value as Ticket['status'] })
+                  }
+                />
+                <NativeSelect
+                  label={t('tickets.filter.priority')}
+                  data={priorityOptions}
+                  value={data.priority}
+                  disabled={update.isPending}
+                  onChange={(e) =>
+                    update.mutate({ priority: e.currentTarget.value as Ticket['priority'] })
+                  }
+                />
+                <NativeSelect
+                  label={t('tickets.filter.assignee')}
+                  data={[
+                    { value: '', label: t('tickets.filter.unassigned') },
+                    ...agentOptions(team),
+                  ]}
+                  value={data.assigned_agent_id === null ? '' : String(data.assigned_agent_id)}
+                  disabled={update.isPending}
+                  onChange={(e) =>
+                    update.mutate({
+                      assigned_agent_id: e.currentTarget.value
+                        ? Number(e.currentTarget.value)
+                        : null,
+                    })
+                  }
+                />
+                {update.error && (
+                  <Text c="red" size="sm" role="alert">
+                    {t('tickets.error', { message: update.error.message })}
+                  </Text>
+                )}
+                <Stack gap={2}>
+                  <Text size="xs" c="dimmed">
+                    {t('tickets.detail.customer')}
+                  </Text>
+                  <Text size="sm">{customer || '—'}</Text>
+                </Stack>
+                <Stack gap={2}>
+                  <Text size="xs" c="dimmed">
+                    {t('tickets.detail.source')}
+                  </Text>
+                  <Text size="sm" tt="capitalize">
+                    {data.source}
+                  </Text>
+                </Stack>
+                <Stack gap={2}>
+                  <Text size="xs" c="dimmed">
+                    {t('tickets.detail.created')}
+                  </Text>
+                  <Text size="sm">{longTime(data.created_at)}</Text>
+                </Stack>
+                {data.conversation_id !== null && (
+                  <Stack gap={2}>
+                    <Text size="xs" c="dimmed">
+                      {t('tickets.detail.fromChat')}
+                    </Text>
+                    <Anchor component={Link} to={`/inbox/${data.conversation_id}`} size="sm">
+                      {t('tickets.detail.openChat')}
+                    </Anchor>
+                  </Stack>
+                )}
               </Stack>
-              <Stack gap={2}>
-                <Text size="xs" c="dimmed">
-                  {t('tickets.detail.source')}
-                </Text>
-                <Text size="sm" tt="capitalize">
-                  {data.source}
-                </Text>
-              </Stack>
-              <Stack gap={2}>
-                <Text size="xs" c="dimmed">
-                  {t('tickets.detail.created')}
-                </Text>
-                <Text size="sm">{longTime(data.created_at)}</Text>
-              </Stack>
-            </Stack>
-          </Paper>
+            </Paper>
+            <CustomerHistory ticketId={id} />
+            <TicketActivity activity={data.activity} team={team} />
+          </Stack>
         </Grid.Col>
       </Grid>
     </Container>
@@ -252,7 +288,7 @@ function CommentForm({ ticketId }: { ticketId: number }) {
       ),
     onSuccess: () => {
       setBody('');
-      void queryClient.invalidateQueries({ queryKey: keys.ticket(ticketId) });
+      void queryClient.invalidateQueries({ queryKey: keys.tickets.one(ticketId) });
     },
   });
   const submit = (event: FormEvent) => {

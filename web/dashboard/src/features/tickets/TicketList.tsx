@@ -8,6 +8,7 @@ import {
   Group,
   Loader,
   NativeSelect,
+  SimpleGrid,
   Paper,
   Table,
   Text,
@@ -17,10 +18,12 @@ import {
 import { useDebouncedValue, useDisclosure } from '@mantine/hooks';
 import { IconPlus, IconSearch } from '@tabler/icons-react';
 import { useState } from 'react';
-import { Link, useSearchParams } from 'react-router';
+import { Link } from 'react-router';
+import { useUrlParams } from '../../app/use-url-params';
 import { type TicketFilters, useTeamDirectory } from '../../api/queries';
 import { shortTime } from '../../components/format';
 import { t } from '../../i18n';
+import { useTicketAlerts } from '../../app/ticket-alerts';
 import { CreateTicketModal } from './CreateTicketModal';
 import {
   agentOptions,
@@ -36,7 +39,7 @@ import { useTickets } from './useTickets';
 const ANY = { value: '', label: t('tickets.filter.any') };
 
 export function TicketList() {
-  const [params, setParams] = useSearchParams();
+  const { params, setParam: setFilter } = useUrlParams();
   const [text, setText] = useState('');
   const [q] = useDebouncedValue(text.trim(), 250);
   const [creating, create] = useDisclosure();
@@ -48,13 +51,7 @@ export function TicketList() {
     q: q || undefined,
   };
   const tickets = useTickets(filters);
-  const setFilter = (name: string, value: string) =>
-    setParams((old) => {
-      const next = new URLSearchParams(old);
-      if (value) next.set(name, value);
-      else next.delete(name);
-      return next;
-    });
+  const alerted = useTicketAlerts();
   const rows = tickets.data?.data ?? [];
   const agentName = (id: number | null) =>
     team.find((agent) => agent.id === id)?.name ?? t('tickets.filter.unassigned');
@@ -77,7 +74,8 @@ export function TicketList() {
         component="section"
         aria-label={t('tickets.filters')}
       >
-        <Group align="flex-end" grow>
+        {/* One row on a desktop; two, then one, as the screen narrows (labels stay whole). */}
+        <SimpleGrid cols={{ base: 1, xs: 2, md: 4 }} style={{ alignItems: 'end' }}>
           <TextInput
             label={t('tickets.filter.search')}
             leftSection={<IconSearch size={16} />}
@@ -103,11 +101,11 @@ export function TicketList() {
             value={params.get('assignee') ?? ''}
             onChange={(event) => setFilter('assignee', event.currentTarget.value)}
           />
-        </Group>
+        </SimpleGrid>
       </Paper>
       {tickets.isPending && !tickets.data ? (
         <Center p="xl">
-          <Loader aria-label={t('app.loading')} />
+          <Loader role="status" aria-label={t('app.loading')} />
         </Center>
       ) : tickets.isError ? (
         <Alert color="red" role="alert">
@@ -142,9 +140,16 @@ export function TicketList() {
                       </Text>
                     </Table.Td>
                     <Table.Td>
-                      <Anchor component={Link} to={`/tickets/${ticket.id}`} fw={500}>
-                        {ticket.subject}
-                      </Anchor>
+                      <Group gap="xs" wrap="nowrap">
+                        <Anchor component={Link} to={`/tickets/${ticket.id}`} fw={500}>
+                          {ticket.subject}
+                        </Anchor>
+                        {alerted.has(ticket.id) && (
+                          <Badge size="xs" color="indigo" variant="light">
+                            {t('tickets.list.new')}
+                          </Badge>
+                        )}
+                      </Group>
                     </Table.Td>
                     <Table.Td>
                       <Badge variant="light" color={STATUS_COLOR[ticket.status]}>

@@ -1,10 +1,11 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { api, unwrap } from '../../api/client';
-import { keys, type TicketFilters } from '../../api/queries';
+import { type TicketFilters } from '../../api/queries';
+import { keys } from '../../api/keys';
 
 export function useTickets(filters: TicketFilters) {
   return useQuery({
-    queryKey: keys.ticketList(filters),
+    queryKey: keys.tickets.list(filters),
     placeholderData: keepPreviousData,
     queryFn: () =>
       unwrap(api.GET('/api/agent/tickets', { params: { query: { per_page: 100, ...filters } } })),
@@ -13,7 +14,7 @@ export function useTickets(filters: TicketFilters) {
 
 export function useTicket(id: number) {
   return useQuery({
-    queryKey: keys.ticket(id),
+    queryKey: keys.tickets.one(id),
     queryFn: async () =>
       (await unwrap(api.GET('/api/agent/tickets/{ticket}', { params: { path: { ticket: id } } })))
         .data,

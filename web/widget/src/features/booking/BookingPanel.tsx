@@ -17,13 +17,40 @@ export function upcomingDays(from: Date, count: number): string[] {
   });
 }
 
-/** Booking: a day, the day's free slots in the site's time zone, name and email, confirmation. */
+const WEEKDAY_NAMES = [
+  'sunday',
+  'monday',
+  'tuesday',
+  'wednesday',
+  'thursday',
+  'friday',
+  'saturday',
+] as const;
+
+/** The weekday of a YYYY-MM-DD date, by name (as the site's working hours name them). */
+export const weekdayOf = (date: string) => WEEKDAY_NAMES[new Date(`${date}T12:00:00`).getDay()];
+
+/** The visitor's own time zone, as the browser knows it. */
+const visitorZone = () => Intl.DateTimeFormat().resolvedOptions().timeZone;
+
+/**
+ * Booking: a day (only weekdays with working hours), the day's free slots shown in the visitor's
+ * time zone with the site's zone named, name and email, confirmation.
+ */
 export default function BookingPanel(props: { profile: VisitorProfile; conversationId?: number }) {
   const [lastDate, setLastDate] = useState<string | undefined>();
-  const days = upcomingDays(new Date(), DAYS_AT_MOST).filter(
-    (d, i) => i === 0 || (lastDate !== undefined && d <= lastDate),
+  const [working, setWorking] = useState<string[] | undefined>();
+  const days = upcomingDays(new Date(), DAYS_AT_MOST).filter((d, i) =>
+    working === undefined
+      ? i === 0
+      : lastDate !== undefined && d <= lastDate && working.includes(weekdayOf(d)),
   );
   const [day, setDay] = useState(days[0]);
+  const firstDay = days[0];
+  // Today may be a day off: once the working weekdays are known, the first open day is chosen.
+  useEffect(() => {
+    if (working !== undefined && firstDay !== undefined && !days.includes(day)) setDay(firstDay);
+  }, [working, firstDay]); // eslint-disable-line react-hooks/exhaustive-deps
   const [slots, setSlots] = useState<Slot[] | undefined>();
   const [zone, setZone] = useState('');
   const [chosen, setChosen] = useState<Slot | undefined>();
@@ -46,6 +73,7 @@ export default function BookingPanel(props: { profile: VisitorProfile; conversat
         if (!live) return;
         setZone(answer.timezone);
         setLastDate(answer.last_date);
+        setWorking(answer.working_weekdays);
         setSlots(answer.slots.filter((slot) => slot.available));
       })
       .catch((failure: unknown) => {
@@ -72,14 +100,17 @@ export default function BookingPanel(props: { profile: VisitorProfile; conversat
     day: 'numeric',
     month: 'short',
   });
-  const timeLabel = (slot: Slot) =>
-    zone
-      ? new Intl.DateTimeFormat(language(), {
-          hour: 'numeric',
-          minute: '2-digit',
-          timeZone: zone,
-        }).format(new Date(slot.starts_at))
-      : slot.label;
+  // In the visitor's own zone; a slot that falls on another day there says which.
+  const ownZone = visitorZone();
+  const timeLabel = (slot: Slot) => {
+    const starts = new Date(slot.starts_at);
+    const sameDay = new Intl.DateTimeFormat('en-CA').format(starts) === day;
+    return new Intl.DateTimeFormat(language(), {
+      ...(sameDay ? {} : { weekday: 'short' }),
+      hour: 'numeric',
+      minute: '2-digit',
+    }).format(starts);
+  };
 
   const book = async (event: Event) => {
     event.preventDefault();
@@ -120,9 +151,14 @@ export default function BookingPanel(props: { profile: VisitorProfile; conversat
         </select>
       </div>
       <fieldset class="slots">
-        <legend>
-          {t('booking.slots')} {zone && <span class="zone">({zone})</span>}
-        </legend>
+        <legend>{t('booking.slots')}</legend>
+        {zone && (
+          <p class="zone">
+            {zone === ownZone
+              ? t('booking.zone', { zone })
+              : t('booking.zones', { visitor: ownZone, site: zone })}
+          </p>
+        )}
         {slots === undefined ? (
           <p role="status">{t('chat.connecting')}</p>
         ) : slots.length === 0 ? (

@@ -46,7 +46,7 @@ export function Composer(props: {
         const answer = await uploadAttachment(file);
         setFiles((current) => [...current, answer.data].slice(0, 10));
       } catch (failure) {
-        setError(uploadRefusal(failure));
+        setError(uploadRefusal(failure, file.name));
       } finally {
         setUploading((n) => n - 1);
       }
@@ -134,9 +134,11 @@ export function Composer(props: {
 }
 
 /** What the visitor reads when an upload is refused: the quotas in the catalog's words. */
-function uploadRefusal(failure: unknown): string {
+/** One short sentence for a refused file: never the server's list of accepted types. */
+function uploadRefusal(failure: unknown, name: string): string {
   if (!(failure instanceof ApiError)) return t('error.generic');
   if (failure.status === 429) return t('attach.too_many');
   if (failure.status === 413) return t('attach.storage_full');
-  return failure.message;
+  if (failure.status === 422) return t('attach.refused', { name });
+  return t('error.generic');
 }

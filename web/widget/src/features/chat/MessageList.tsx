@@ -9,7 +9,26 @@ const sender = (m: Message) =>
     ? t('chat.you')
     : m.sender_type === 'bot'
       ? t('chat.bot')
-      : t('chat.agent');
+      : (m.sender_name ?? t('chat.agent'));
+
+/** The same agent wrote the message before in the same conversation: no second name line. */
+const sameAuthor = (prev: Message | undefined, m: Message) =>
+  prev !== undefined &&
+  prev.conversation_id === m.conversation_id &&
+  prev.sender_type === m.sender_type &&
+  prev.sender_name === m.sender_name;
+
+/** An agent's picture, or the first letter of the name (decorative: the name is beside it). */
+export function AgentAvatar(props: { name: string; url: string | null; size?: number }) {
+  const size = props.size ?? 22;
+  return props.url ? (
+    <img class="avatar" src={props.url} alt="" width={size} height={size} />
+  ) : (
+    <span class="avatar" style={{ width: `${size}px`, height: `${size}px` }} aria-hidden="true">
+      {props.name.slice(0, 1).toUpperCase()}
+    </span>
+  );
+}
 
 /** The conversation as a log (new messages are announced), oldest first. */
 export function MessageList(props: {
@@ -18,8 +37,10 @@ export function MessageList(props: {
   onRetry: (clientId: string) => void;
   tableActions: TableActions;
   footer?: preact.ComponentChildren;
+  /** What follows a message (the answer bot's buttons). */
+  afterMessage?: (m: Message) => preact.ComponentChildren;
 }) {
-  const { state, greeting, onRetry, tableActions, footer } = props;
+  const { state, greeting, onRetry, tableActions, footer, afterMessage } = props;
   const end = useRef<HTMLDivElement>(null);
   const lastVisitor = [...state.messages].reverse().find((m) => m.sender_type === 'visitor');
   const time = new Intl.DateTimeFormat(undefined, { hour: 'numeric', minute: '2-digit' });
@@ -40,6 +61,12 @@ export function MessageList(props: {
                 <p class="divider">{t('chat.ended')}</p>
               )}
               <div class={`msg ${m.sender_type === 'visitor' ? 'mine' : 'theirs'}`}>
+                {m.sender_type === 'agent' && m.sender_name && !sameAuthor(prev, m) ? (
+                  <span class="author" aria-hidden="true">
+                    <AgentAvatar name={m.sender_name} url={m.sender_avatar_url ?? null} />
+                    {m.sender_name}
+                  </span>
+                ) : null}
                 <span class="sr-only">{sender(m)}: </span>
                 <div class="bubble">
                   {m.body.trim() !== '' && <MessageBody body={m.body} actions={tableActions} />}
@@ -48,8 +75,10 @@ export function MessageList(props: {
                 <span class="meta">
                   <time dateTime={m.created_at}>{time.format(new Date(m.created_at))}</time>
                   {m === lastVisitor && state.agentReadUpTo >= m.id && <> · {t('chat.seen')}</>}
+                  {m.type === 'generated' && <> · {t('chat.generated')}</>}
                 </span>
               </div>
+              {afterMessage?.(m)}
             </div>
           );
         })}
