@@ -100,8 +100,12 @@ export default tseslint.config(
       'bench/**/*.mjs',
       // The test OpenID provider: plain Node ESM run as a child process (oidc-provider is ESM-only).
       'test/utils/oidc-provider-server.mjs',
+      // Runs ESLint's own API in a child process for test/utils/eslint.ts (plain Node ESM).
+      'test/utils/eslint-runner.mjs',
       // Tiny Nest apps on the compiled overrides, run as a child process (framework-overrides).
       'test/utils/framework-pins.cjs',
+      // The jest reporter for `.ci/run`'s slowest-suites table: plain CommonJS loaded by jest.
+      'test/utils/suite-times-reporter.cjs',
       // Generated from openapi/openapi.json (`npm run web:types`), checked by `npm run check`.
       'web/shared/api/schema.d.ts',
     ],

@@ -29,6 +29,8 @@ module.exports = {
       globalTeardown: '<rootDir>/test/utils/global-teardown.ts',
     },
   ],
+  // Each file's time, for the slowest-suites table `.ci/run` prints (SUITE_TIMES_FILE).
+  reporters: ['default', '<rootDir>/test/utils/suite-times-reporter.cjs'],
   maxWorkers: 2,
   testTimeout: 60000,
 };
