@@ -5,12 +5,14 @@ import request from 'supertest';
 import { addMember, registerOrganization, type Registered } from '../factories/identity';
 import type { AppProcess } from '../utils/app-process';
 import { type CapturedMail, mailSays, type SmtpCapture, startSmtp } from '../utils/smtp';
+import { settled } from '../utils/database';
 import { startTestApp, type TestApp } from '../utils/test-app';
 
 const INBOUND_TOKEN = 'inbound-token-0123456789abcdef';
 const DOMAIN = 'reply.acme.example';
 const DIGEST_SECONDS = 2;
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+/** What a notification sets going: its job, and the mail it sends. */
+const MAIL_QUEUES = ['agent-notifications', 'outgoing-mail'];
 
 type Member = { id: number; email: string; token: string };
 
@@ -185,7 +187,7 @@ describe('agent notifications by email', () => {
     await presence(admin.token, 'online');
     const since = smtp.mails.length;
     await visitorWrites('Second visitor, while the admin is online.', 'Sam');
-    await sleep(2500);
+    await settled(db, MAIL_QUEUES);
     expect(mailsTo(agent.email, saying('Second visitor'), since)).toEqual([]);
     expect(mailsTo(acme.user.email, saying('Second visitor'), since)).toEqual([]);
     await presence(admin.token, 'offline');
@@ -213,7 +215,7 @@ describe('agent notifications by email', () => {
     expect(grouped.text).toContain('The visitor wrote in your conversation:');
     // Threaded with the earlier mails about the conversation.
     expect(grouped.inReplyTo).toBe(assigned.messageId);
-    await sleep(DIGEST_SECONDS * 1000 + 500);
+    await settled(db, MAIL_QUEUES);
     expect(mailsTo(agent.email, saying('answer'), since)).toHaveLength(1);
     expect(mailsTo(acme.user.email, saying('First answer'), since)).toEqual([]);
 
@@ -221,7 +223,7 @@ describe('agent notifications by email', () => {
     await presence(agent.token, 'online');
     const online = smtp.mails.length;
     await chat.say('Are you there now?');
-    await sleep(DIGEST_SECONDS * 1000 + 1500);
+    await settled(db, MAIL_QUEUES);
     expect(mailsTo(agent.email, saying('Are you there now?'), online)).toEqual([]);
     await presence(agent.token, 'offline');
 

@@ -5,6 +5,7 @@ import { registerOrganization, type Registered } from '../factories/identity';
 import type { AppProcess } from '../utils/app-process';
 import { type SmtpCapture, startSmtp } from '../utils/smtp';
 import { connect, type TestSocket } from '../utils/sockets';
+import { settled } from '../utils/database';
 import { startTestApp, type TestApp } from '../utils/test-app';
 
 interface Session {
@@ -13,7 +14,8 @@ interface Session {
   conversation_id: number;
 }
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+/** Every reply handled: its mail job done and what it sent received (or nothing sent). */
+const MAIL_QUEUES = ['conversation-mail', 'outgoing-mail'];
 /** A header's value as written (unfolded), not as mailparser interprets it. */
 const header = (mail: ParsedMail, name: string) =>
   (mail.headerLines.find((line) => line.key === name)?.line ?? '')
@@ -121,7 +123,7 @@ describe('conversations by email (outgoing)', () => {
     ]);
 
     // Two replies, one mail: nothing else arrives.
-    await sleep(3000);
+    await settled(db, MAIL_QUEUES);
     expect(smtp.mails.filter((mail) => mail.to.includes('ada@example.com'))).toHaveLength(1);
 
     // A later reply is a second mail in the same thread.
@@ -149,7 +151,7 @@ describe('conversations by email (outgoing)', () => {
       })
       .expect(200);
 
-    await sleep(4000);
+    await settled(db, MAIL_QUEUES);
     expect(smtp.mails.filter((mail) => mail.to.includes('live@example.com'))).toHaveLength(0);
     expect(smtp.mails.filter((mail) => mail.to.includes('reader@example.com'))).toHaveLength(0);
   });
@@ -180,7 +182,7 @@ describe('conversations by email (outgoing)', () => {
     await request(app.url).post('/api/email/unsubscribe/nope').expect(404);
 
     await reply(session.conversation_id, 'Noch etwas?');
-    await sleep(4000);
+    await settled(db, MAIL_QUEUES);
     expect(smtp.mails.filter((m) => m.to.includes('hans@example.com'))).toHaveLength(1);
   });
 });

@@ -6,6 +6,7 @@ import { addMember, registerOrganization, type Registered } from '../factories/i
 import type { AppProcess } from '../utils/app-process';
 import { freePort } from '../utils/local-server';
 import { type SmtpCapture, startSmtp } from '../utils/smtp';
+import { settled } from '../utils/database';
 import { startTestApp, type TestApp } from '../utils/test-app';
 
 const INBOUND_TOKEN = 'inbound-token-0123456789abcdef';
@@ -20,7 +21,8 @@ interface Inbox {
   acknowledge: boolean;
 }
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+/** What a ticket's mail sets going: the mail job (sent, or nothing sent). */
+const MAIL_QUEUES = ['outgoing-mail'];
 
 /**
  * Email inboxes (DESIGN section 9): CRUD for owners and admins, a new mail to the forwarding
@@ -256,7 +258,7 @@ describe('email inboxes', () => {
     expect(reply.text).toContain('Olivia Owner:\n  We are sending a <new> one today.');
     expect(reply.html).toContain('We are sending a &#60;new&#62; one today.');
     expect(reply.inReplyTo).toBe(ack.messageId);
-    await sleep(1500);
+    await settled(db, MAIL_QUEUES);
     const toCarol = smtp.mails.filter((mail) => mail.to.includes('carol@example.com'));
     expect(toCarol).toHaveLength(2);
     expect(toCarol.some((mail) => mail.raw.includes('Carrier says'))).toBe(false);
@@ -287,7 +289,7 @@ describe('email inboxes', () => {
         }),
       ).expect(200);
     }
-    await sleep(2000);
+    await settled(db, MAIL_QUEUES);
     expect(smtp.mails.filter((mail) => mail.to.includes('robot@example.com'))).toHaveLength(0);
     expect(smtp.mails.filter((mail) => mail.to.includes('flood@example.com'))).toHaveLength(5);
     const tickets = await db.query(

@@ -12,8 +12,6 @@ const SUPPORT = { user: 'support@acme.example', password: 'imap-secret-support' 
 const SALES = { user: 'sales@acme.example', password: 'imap-secret-sales' };
 const SHARED = { user: 'shared@acme.example', password: 'imap-secret-shared' };
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
 let sequence = 0;
 function mail(o: { from: string; to: string; subject: string; text: string; messageId?: string }) {
   return [
@@ -321,8 +319,19 @@ describeImap('IMAP inboxes', () => {
     for (const subject of subjects) {
       await eventually(() => ticketBySubject(subject).then((rows) => rows.length > 0), 25_000);
     }
-    // Another round on both instances: still each mail stored once (no duplicate copies).
-    await sleep(11_000);
+    // Another round (the holder renews its lease every round, and both instances run theirs on
+    // the same period): still each mail stored once (no duplicate copies), the lease not moved.
+    const leaseOf = async () =>
+      (
+        await db.query<{ owner: string; until: Date }>(
+          `SELECT imap_lease_owner AS owner, imap_lease_until AS until FROM email_inboxes
+           WHERE id = $1`,
+          [created.body.data.id],
+        )
+      ).rows[0];
+    const before = await leaseOf();
+    await eventually(async () => (await leaseOf()).until > before.until, 25_000);
+    expect((await leaseOf()).owner).toBe(before.owner);
     const stored = await db.query<{ subject: string; status: string }>(
       `SELECT subject, status FROM inbound_mails WHERE subject = ANY($1) ORDER BY subject`,
       [subjects],
