@@ -1,13 +1,26 @@
 import 'reflect-metadata';
 import { existsSync } from 'node:fs';
-import { createApp } from './bootstrap';
 import { isConnectionLoss } from './common/errors/connection-loss';
-import { shutDownGracefully } from './graceful-shutdown';
 import { createLogger } from './common/logging/logger';
 import { EnvironmentError, loadEnvironment } from './config/load-environment';
 import type { DatabaseRuntime } from './database/database-runtime';
 import { startEmbeddedPostgres, type EmbeddedDatabase } from './database/embedded-postgres';
-import { runMigrations } from './database/migrate';
+
+/**
+ * The application's modules (Nest, TypeORM, every feature: most of a start's CPU), loaded only
+ * once the configuration holds and the database is there, so a refused start (a wrong setting, a
+ * data directory the embedded server cannot enter) answers at once. `require`, as the compiled
+ * CommonJS does, typed as the static imports would be.
+ */
+function loadApplication() {
+  /* eslint-disable @typescript-eslint/no-require-imports -- loaded once the configuration holds */
+  return {
+    ...(require('./database/migrate') as typeof import('./database/migrate')),
+    ...(require('./bootstrap') as typeof import('./bootstrap')),
+    ...(require('./graceful-shutdown') as typeof import('./graceful-shutdown')),
+  };
+  /* eslint-enable @typescript-eslint/no-require-imports */
+}
 
 async function main(): Promise<void> {
   const startedAt = Date.now();
@@ -42,6 +55,7 @@ async function main(): Promise<void> {
     );
   }
 
+  const { runMigrations, createApp, shutDownGracefully } = loadApplication();
   const applied = await runMigrations(database.url, { queueSchema: !env.REDIS_URL });
   if (applied.length > 0) logger.info({ migrations: applied }, 'migrations applied');
 

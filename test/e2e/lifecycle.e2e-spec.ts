@@ -100,12 +100,14 @@ describe('embedded database lifecycle', () => {
     }
   });
 
-  it('recovers after the process was killed with SIGKILL (orphaned server stopped, data kept)', async () => {
+  it('recovers after the process was killed with SIGKILL (orphaned server stopped, data kept), and then refuses a second start on that DATA_DIR, leaving the running one serving', async () => {
     const first = await startApp({ DATA_DIR: dataDir });
     const orphan = postmasterPid(dataDir)!;
     await first.kill();
     expect(alive(orphan)).toBe(true);
 
+    // The recovered instance is also the running one that a second start must leave alone (one
+    // start of the app and its server fewer than a test of its own).
     const second = await startApp({ DATA_DIR: dataDir });
     try {
       expect(alive(orphan)).toBe(false);
@@ -115,29 +117,22 @@ describe('embedded database lifecycle', () => {
         `SELECT count(*) AS n FROM outbox_events WHERE event_type = 'test.kept'`,
       );
       expect(rows[0].n).toBe('1');
-    } finally {
-      await second.stop();
-    }
-  });
 
-  it('refuses a second start on a DATA_DIR another running instance uses, leaving that one serving', async () => {
-    const first = await startApp({ DATA_DIR: dataDir });
-    try {
       const server = postmasterPid(dataDir)!;
-      const second = runService(
+      const third = runService(
         { PATH: process.env.PATH, HOME: process.env.HOME, DATA_DIR: dataDir, PORT: '0' },
         60_000,
       );
-      expect(second.status).toBe(1);
-      expect(second.stderr).toContain(
-        `Another instance of the service (pid ${String(first.pid)}) is running on DATA_DIR ${dataDir}`,
+      expect(third.status).toBe(1);
+      expect(third.stderr).toContain(
+        `Another instance of the service (pid ${String(second.pid)}) is running on DATA_DIR ${dataDir}`,
       );
-      // The first one's server was left alone, and it still answers from it.
+      // The running one's server was left alone, and it still answers from it.
       expect(postmasterPid(dataDir)).toBe(server);
       expect(alive(server)).toBe(true);
-      await request(first.url).get('/health/ready').expect(200);
+      await request(second.url).get('/health/ready').expect(200);
     } finally {
-      expect(await first.stop()).toBe(0);
+      expect(await second.stop()).toBe(0);
     }
     // A clean stop gives the directory up.
     expect(existsSync(path.join(dataDir, 'app.pid'))).toBe(false);
