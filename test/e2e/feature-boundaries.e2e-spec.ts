@@ -11,23 +11,48 @@ import { ROOT } from '../utils/test-env';
  */
 const RULE = '@typescript-eslint/no-restricted-imports';
 
-/** The restricted-import problems of `file`'s text with `line` put first. */
-async function restrictedImports(file: string, line: string): Promise<LintMessage[]> {
-  const text = `${line}\n${readFileSync(path.join(ROOT, file), 'utf8')}`;
-  // Without a database for the SQL check: that rule is skipped, the rest of the config runs.
-  const [result] = await lintWithProjectConfig({ stdin: { text, file }, sqlCheckDatabase: '' });
-  return result.messages.filter((message) => message.ruleId === RULE);
-}
+/** The probes: a file of the tree with one import put first, as if it stood at that path. */
+const PROBES = {
+  otherFeature: [
+    'src/modules/conversations/chat-pushes.ts',
+    "import type { MessageRow } from '../messages/messages.repository';",
+  ],
+  fromInsideFolder: [
+    'src/modules/outbox/events/catalogue.ts',
+    "import type { ConversationRow } from '../../conversations/conversations.repository';",
+  ],
+  ownRow: [
+    'src/modules/messages/messages.service.ts',
+    "import type { MessageRow as Own } from './messages.repository';",
+  ],
+  exportedRecord: [
+    'src/modules/conversations/chat-pushes.ts',
+    "import type { MessageRecord as Exported } from '../messages/messages.service';",
+  ],
+} as const;
 
 describe("Another feature's row types (issue 32, point 7)", () => {
   jest.setTimeout(120_000);
+  /** Each probe's restricted-import problems, all linted in one ESLint process. */
+  const problemsOf = {} as Record<keyof typeof PROBES, LintMessage[]>;
 
-  it("fails on a *Row imported from another feature's module, beside the feature's module", async () => {
-    const problems = await restrictedImports(
-      'src/modules/conversations/chat-pushes.ts',
-      "import type { MessageRow } from '../messages/messages.repository';",
-    );
-    expect(problems).toEqual([
+  beforeAll(async () => {
+    const names = Object.keys(PROBES) as (keyof typeof PROBES)[];
+    const results = await lintWithProjectConfig({
+      jobs: names.map((name) => {
+        const [file, line] = PROBES[name];
+        return { file, text: `${line}\n${readFileSync(path.join(ROOT, file), 'utf8')}` };
+      }),
+      // Without a database for the SQL check: that rule is skipped, the rest of the config runs.
+      sqlCheckDatabase: '',
+    });
+    names.forEach((name, index) => {
+      problemsOf[name] = results[index].messages.filter((message) => message.ruleId === RULE);
+    });
+  });
+
+  it("fails on a *Row imported from another feature's module, beside the feature's module", () => {
+    expect(problemsOf.otherFeature).toEqual([
       expect.objectContaining({
         line: 1,
         message: expect.stringContaining(
@@ -37,28 +62,14 @@ describe("Another feature's row types (issue 32, point 7)", () => {
     ]);
   });
 
-  it('fails on the same import from a folder inside a feature', async () => {
-    const problems = await restrictedImports(
-      'src/modules/outbox/events/catalogue.ts',
-      "import type { ConversationRow } from '../../conversations/conversations.repository';",
-    );
-    expect(problems.map((problem) => problem.message)).toEqual([
+  it('fails on the same import from a folder inside a feature', () => {
+    expect(problemsOf.fromInsideFolder.map((problem) => problem.message)).toEqual([
       expect.stringContaining("'ConversationRow' import from"),
     ]);
   });
 
-  it("passes a feature's own rows, and another feature's exported record", async () => {
-    await expect(
-      restrictedImports(
-        'src/modules/messages/messages.service.ts',
-        "import type { MessageRow as Own } from './messages.repository';",
-      ),
-    ).resolves.toEqual([]);
-    await expect(
-      restrictedImports(
-        'src/modules/conversations/chat-pushes.ts',
-        "import type { MessageRecord as Exported } from '../messages/messages.service';",
-      ),
-    ).resolves.toEqual([]);
+  it("passes a feature's own rows, and another feature's exported record", () => {
+    expect(problemsOf.ownRow).toEqual([]);
+    expect(problemsOf.exportedRecord).toEqual([]);
   });
 });

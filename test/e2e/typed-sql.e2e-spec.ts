@@ -20,7 +20,10 @@ const FILES = [
 ];
 
 function lint(databaseUrl: string): Promise<LintResult[]> {
-  return lintWithProjectConfig({ files: FILES, sqlCheckDatabase: databaseUrl });
+  return lintWithProjectConfig({
+    jobs: FILES.map((file) => ({ file })),
+    sqlCheckDatabase: databaseUrl,
+  });
 }
 
 const byFile = (a: { file: string }, b: { file: string }) => a.file.localeCompare(b.file);

@@ -15,39 +15,31 @@ export interface LintResult {
 }
 
 /**
- * Runs the project's ESLint with its own config, as `npm run check` does, and answers its JSON
- * report. `files` are linted as they are; or `stdin` is linted as if it stood at `stdinFile`.
- * `sqlCheckDatabase` names the database the SQL rule checks against; empty, the rule is skipped.
+ * Runs the project's ESLint with its own config, as `npm run check` does, on each of `jobs` in one
+ * process (test/utils/eslint-runner.mjs: the TypeScript program is built once for all of them),
+ * and answers their results in order. A job is a file linted as it stands, or a `text` linted as
+ * if it stood at `file` (relative to the repository's root). `sqlCheckDatabase` names the database
+ * the SQL rule checks against; empty, the rule is skipped.
  */
 export function lintWithProjectConfig(options: {
-  files?: string[];
-  stdin?: { text: string; file: string };
+  jobs: { file: string; text?: string }[];
   sqlCheckDatabase: string;
 }): Promise<LintResult[]> {
-  const args = options.stdin
-    ? ['--stdin', '--stdin-filename', options.stdin.file]
-    : (options.files ?? []);
   return new Promise((resolve, reject) => {
     const child = execFile(
       process.execPath,
-      [path.join(ROOT, 'node_modules', 'eslint', 'bin', 'eslint.js'), '-f', 'json', ...args],
+      [path.join(ROOT, 'test', 'utils', 'eslint-runner.mjs')],
       {
         cwd: ROOT,
         env: { ...process.env, SQL_CHECK_DATABASE_URL: options.sqlCheckDatabase },
         maxBuffer: 16 * 1024 * 1024,
       },
       (error, stdout, stderr) => {
-        // ESLint exits with 1 when it found problems; anything else is a failure of the run.
-        if (error && error.code !== 1) return reject(new Error(`${error.message}\n${stderr}`));
-        const results = JSON.parse(stdout) as { filePath: string; messages: LintMessage[] }[];
-        resolve(
-          results.map((result) => ({
-            file: path.relative(ROOT, result.filePath),
-            messages: result.messages,
-          })),
-        );
+        if (error) return reject(new Error(`${error.message}\n${stderr}`));
+        const results = JSON.parse(stdout) as LintResult[];
+        resolve(results.map((result) => ({ ...result, file: path.normalize(result.file) })));
       },
     );
-    if (options.stdin) child.stdin?.end(options.stdin.text);
+    child.stdin?.end(JSON.stringify(options.jobs));
   });
 }
