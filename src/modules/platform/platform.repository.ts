@@ -1,6 +1,5 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import type { LoginOrigin } from '../../common/auth/auth.types';
 import type { PageRequest } from '../../common/http/pagination';
 import { handTyped, query, sql, type SqlExecutor } from '../../database/sql';
 import type { Plan } from '../organizations/plans';
@@ -24,7 +23,6 @@ export interface PlatformOrganizationRow {
 export interface AdminLoginRow {
   id: string;
   email: string;
-  origin: LoginOrigin;
   email_verified_by_link_at: Date | null;
 }
 
@@ -121,7 +119,7 @@ export class PlatformRepository {
   async loginByEmail(executor: SqlExecutor, email: string): Promise<AdminLoginRow | undefined> {
     const rows = await sql(
       executor,
-      query<AdminLoginRow>`SELECT id, email, origin, email_verified_by_link_at FROM logins
+      query<AdminLoginRow>`SELECT id, email, email_verified_by_link_at FROM logins
         WHERE lower(email) = lower($1) FOR SHARE`,
       [email],
     );
