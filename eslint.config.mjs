@@ -54,6 +54,7 @@ const typedSql = SQL_CHECK_DATABASE_URL
               'invitations.role': 'Role',
               'kb_articles.status': 'ArticleStatus',
               'login_tokens.purpose': 'LoginTokenPurpose',
+              'logins.origin': 'LoginOrigin',
               'mail_log.status': 'MailStatus',
               'mail_tokens.purpose': 'MailTokenPurpose',
               'messages.sender_type': 'SenderType',

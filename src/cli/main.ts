@@ -5,7 +5,8 @@
  *   org:plan <organization_id> <free|pro|business>
  *   org:subscription <organization_id> <ISO date|none>
  *   secrets:rotate      re-seals every stored secret under SECRETS_KEY (see README, "Secrets")
- *   admin:grant <email>   makes that login a platform administrator (also before it exists)
+ *   admin:grant <email>   makes the existing login of that address a platform administrator (by
+ *                         its id: the login must exist, a later owner of the address gains nothing)
  *   admin:revoke <email>  takes it back (PLATFORM_ADMIN_EMAILS is not changed by this)
  *
  * It uses DATABASE_URL, or the embedded database in DATA_DIR (the running app's server when the
@@ -136,7 +137,12 @@ async function run(
         const organization = await organizations.create(manager, name);
         const owner = await app
           .get(AgentsService)
-          .create(manager, organization.id, { name: ownerName, email, password, role: 'owner' });
+          .create(
+            manager,
+            organization.id,
+            { name: ownerName, email, password, role: 'owner' },
+            { origin: 'cli' },
+          );
         const site = await app.get(SitesService).create(manager, organization.id, { name });
         return { organization, owner, site };
       });
@@ -177,15 +183,24 @@ async function run(
       if (!email || !/^[^\s@]+@[^\s@]+$/.test(email))
         throw new UsageError(`${command} needs the login's email address`);
       const admins = app.get(PlatformAdminsService);
-      if (command === 'admin:grant') {
-        const granted = await admins.grant(email);
-        process.stdout.write(
-          `${email.toLowerCase()} ${granted ? 'is now' : 'was already'} a platform administrator\n`,
+      const change = await (command === 'admin:grant' ? admins.grant(email) : admins.revoke(email));
+      // A grant waiting for an address would go to whoever registers it first.
+      if (!change)
+        throw new Error(
+          `no login has the address ${email.toLowerCase()}: its person signs up (or joins a team) first, then run ${command} again`,
         );
-      } else {
-        const revoked = await admins.revoke(email);
+      const who = `${change.email} (login ${change.loginId})`;
+      if (command === 'admin:grant') {
         process.stdout.write(
-          `${email.toLowerCase()} ${revoked ? 'is no longer' : 'was not'} a platform administrator (by grant)\n`,
+          `${who} ${change.changed ? 'is now' : 'was already'} a platform administrator\n`,
+        );
+        if (!change.confirmedByLink)
+          process.stdout.write(
+            'note: no mailed link ever confirmed this address: make sure the login is the person you mean\n',
+          );
+      } else {
+        process.stdout.write(
+          `${who} ${change.changed ? 'is no longer' : 'was not'} a platform administrator (by grant)\n`,
         );
       }
       return;

@@ -518,8 +518,10 @@ export class Environment {
   METRICS_SAMPLE_SECONDS = 5;
 
   /**
-   * Platform administrators: comma-separated login addresses (besides those granted with
-   * `npm run cli -- admin:grant <email>`). They reach `/api/platform/...` and the Admin area.
+   * Platform administrators by address: comma-separated addresses, each counting only for a login
+   * its person signed up for and confirmed by the mailed link (never a member an owner made or
+   * invited). Besides them, the logins granted with `npm run cli -- admin:grant <email>`. They
+   * reach `/api/platform/...` and the Admin area.
    */
   @Transform(emptyToUndefined)
   @IsOptional()

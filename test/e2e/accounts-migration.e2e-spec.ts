@@ -3,6 +3,7 @@ import type { QueryRunner } from 'typeorm';
 import { LoginsAndInvitations1764201000000 } from '../../src/database/migrations/1764201000000-LoginsAndInvitations';
 import { MemberAvatars1764201100000 } from '../../src/database/migrations/1764201100000-MemberAvatars';
 import { TwoFactor1764201200000 } from '../../src/database/migrations/1764201200000-TwoFactor';
+import { PlatformAdminsByLogin1764430000000 } from '../../src/database/migrations/1764430000000-PlatformAdminsByLogin';
 import { createTestDatabase, dropTestDatabase, pool } from '../utils/database';
 
 /**
@@ -16,6 +17,8 @@ describe('accounts: the logins migration', () => {
     new LoginsAndInvitations1764201000000(),
     new MemberAvatars1764201100000(),
     new TwoFactor1764201200000(),
+    // Later, but built on logins (how each came to be; grants name them).
+    new PlatformAdminsByLogin1764430000000(),
   ];
   const runner = () =>
     ({
@@ -62,6 +65,15 @@ describe('accounts: the logins migration', () => {
     expect(logins.rows).toEqual([
       { email: 'alice@example.test', password_hash: 'hash-active', verified: true },
       { email: 'bob@example.test', password_hash: 'hash-bob', verified: true },
+    ]);
+    // Alice founded A; Bob came to B after Alice's old membership there, so B made his login.
+    // No mailed link ever reached either address.
+    const origins = await db.query(
+      `SELECT lower(email) AS email, origin, email_verified_by_link_at FROM logins ORDER BY 1`,
+    );
+    expect(origins.rows).toEqual([
+      { email: 'alice@example.test', origin: 'signup', email_verified_by_link_at: null },
+      { email: 'bob@example.test', origin: 'team', email_verified_by_link_at: null },
     ]);
     const members = await db.query(
       `SELECT u.id::text AS id, lower(l.email) AS login FROM users u JOIN logins l ON l.id = u.login_id ORDER BY u.id`,

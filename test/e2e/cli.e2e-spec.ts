@@ -51,14 +51,33 @@ describe('platform CLI against the embedded database', () => {
     expect(result.organization.plan).toBe('business');
     expect(result.api_key).toMatch(/^scs_live_[0-9A-Za-z]{40}$/);
 
-    // With the app running on the same data directory, the CLI uses the app's server.
-    const app = await startApp({ DATA_DIR: dataDir });
+    // With the app running on the same data directory, the CLI uses the app's server. The
+    // owner's address is listed, but the operator's org:create made that login, not its person.
+    const app = await startApp({ DATA_DIR: dataDir, PLATFORM_ADMIN_EMAILS: result.owner.email });
     try {
       const login = await request(app.url)
         .post('/api/agent/auth/login')
         .send({ email: result.owner.email, password: result.owner.password })
         .expect(200);
       expect(login.body.user.role).toBe('owner');
+      const platformAdmin = async () =>
+        (
+          await request(app.url)
+            .get('/api/agent/me')
+            .set('Authorization', `Bearer ${login.body.token}`)
+            .expect(200)
+        ).body.platform_admin as boolean;
+      expect(await platformAdmin()).toBe(false);
+      // An administrator is a login that exists: no grant waits for an address.
+      const nobody = cli(dataDir, 'admin:grant', 'nobody@initech.test');
+      expect(nobody.status).toBe(1);
+      expect(nobody.stderr).toContain('no login has the address nobody@initech.test');
+      const granted = cli(dataDir, 'admin:grant', result.owner.email);
+      expect(granted.status).toBe(0);
+      expect(granted.stdout).toMatch(
+        /^bill@initech\.test \(login \d+\) is now a platform administrator$/m,
+      );
+      expect(await platformAdmin()).toBe(true);
       const me = await request(app.url)
         .get('/api/v1/me')
         .set('Authorization', `Bearer ${result.api_key}`)
@@ -92,8 +111,8 @@ describe('platform CLI against the embedded database', () => {
     } finally {
       await app.stop();
     }
-    // Four CLI runs, each starting Node and the embedded PostgreSQL, and an app: about 45 s on a
-    // busy CI machine, so more than the default minute.
+    // Six CLI runs, each starting Node and the embedded PostgreSQL, and an app: about a minute on
+    // a busy CI machine, so more than the default minute.
   }, 180_000);
 
   it('refuses bad arguments with a usage message', () => {

@@ -6,46 +6,56 @@ import type { Pool } from 'pg';
 import request from 'supertest';
 import {
   addMember,
+  confirmAddress,
   registerOrganization,
   type Registered,
   uniqueEmail,
 } from '../factories/identity';
 import { type AppProcess, eventually, startApp } from '../utils/app-process';
 import { createTestDatabase, dropTestDatabase, pool } from '../utils/database';
+import { linkIn, type SmtpCapture, startSmtp, subjectIs } from '../utils/smtp';
 import { startReceiver } from '../utils/webhook-receiver';
 import { ROOT } from '../utils/test-env';
 
 interface Login {
   email: string;
   token: string;
+  userId: string;
 }
+
+const newPassword = () => `pw-${randomBytes(8).toString('hex')}`;
 
 /** Registers an organization whose owner has the given address, logged in. */
 async function registerWith(url: string, email: string, name: string): Promise<Login> {
-  const password = `pw-${randomBytes(8).toString('hex')}`;
   const res = await request(url)
     .post('/api/agent/auth/register')
-    .send({ organization_name: name, name: 'Pat Platform', email, password })
+    .send({ organization_name: name, name: 'Pat Platform', email, password: newPassword() })
     .expect(201);
-  return { email, token: res.body.token as string };
+  return { email, token: res.body.token as string, userId: String(res.body.user.id) };
 }
 
 /**
- * Platform administration (DESIGN section 13): administrators by PLATFORM_ADMIN_EMAILS or by
- * `admin:grant`; organizations (search, usage, plan, subscription end, suspend and resume: the
- * widget answers 402 and members see why), queue health with failed jobs retried or removed,
- * running instances, failing webhook endpoints and mail failures; anyone else gets 404 on every
- * route; every action in the operator log.
+ * Platform administration (DESIGN section 13): administrators by user id (`admin:grant` of an
+ * existing login) or by PLATFORM_ADMIN_EMAILS for a login that signed up itself and confirmed
+ * that address by the mailed link; organizations (search, usage, plan, subscription end, suspend
+ * and resume: the widget answers 402 and members see why), queue health with failed jobs retried
+ * or removed, running instances, failing webhook endpoints and mail failures; anyone else gets
+ * 404 on every route; every action in the operator log, by the acting user's id.
  */
 describe('platform administration', () => {
   let databaseUrl: string;
   let app: AppProcess;
   let db: Pool;
+  let smtp: SmtpCapture;
   let listedAdmin: Login;
   let grantedAdmin: Login;
   let customer: Registered;
   let other: Registered;
   const listedEmail = uniqueEmail('ops');
+  // Also listed: addresses another owner's member, an invited member and a late sign-up take.
+  const addedEmail = uniqueEmail('ops-added');
+  const invitedEmail = uniqueEmail('ops-invited');
+  const lateEmail = uniqueEmail('ops-late');
   const as = (login: { token: string }) => ({ Authorization: `Bearer ${login.token}` });
 
   const routes = (organizationId: number): [string, string][] => [
@@ -66,12 +76,46 @@ describe('platform administration', () => {
     (
       await db.query<{
         actor_type: string;
+        actor_id: string | null;
+        actor_login_id: string | null;
         actor_email: string | null;
         target_id: string;
         changes: Record<string, { from: unknown; to: unknown }>;
         request_id: string | null;
       }>(`SELECT * FROM platform_operator_log WHERE action = $1 ORDER BY id`, [action])
     ).rows;
+
+  /** The login (what administrator rights follow) of a member. */
+  const loginOf = async (userId: string) =>
+    (await db.query<{ login_id: string }>(`SELECT login_id FROM users WHERE id = $1`, [userId]))
+      .rows[0].login_id;
+
+  /** `npm run cli -- ...` on this suite's database. */
+  const cli = (...args: string[]) =>
+    spawnSync(process.execPath, [path.join(ROOT, 'dist', 'src', 'cli', 'main.js'), ...args], {
+      cwd: ROOT,
+      env: { PATH: process.env.PATH, HOME: process.env.HOME, DATABASE_URL: databaseUrl },
+      encoding: 'utf8',
+      timeout: 60_000,
+    });
+
+  const logIn = async (email: string, password: string) => {
+    const res = await request(app.url)
+      .post('/api/agent/auth/login')
+      .send({ email, password })
+      .expect(200);
+    return { token: res.body.token as string };
+  };
+
+  /** No administrator: `me` says so, and every console route answers 404. */
+  const expectShutOut = async (login: { token: string }) => {
+    const me = await request(app.url).get('/api/agent/me').set(as(login)).expect(200);
+    expect(me.body.platform_admin).toBe(false);
+    for (const [method, route] of routes(customer.organization.id)) {
+      const res = await request(app.url)[method as 'get'](route).set(as(login)).send({});
+      expect([method, route, res.status]).toEqual([method, route, 404]);
+    }
+  };
 
   /** The endpoint's delivery still waiting for a retry. */
   const pendingDelivery = async (endpointId: number) =>
@@ -85,14 +129,23 @@ describe('platform administration', () => {
   beforeAll(async () => {
     databaseUrl = await createTestDatabase();
     db = pool(databaseUrl);
-    app = await startApp({ DATABASE_URL: databaseUrl, PLATFORM_ADMIN_EMAILS: listedEmail });
+    // The mail-failure test's mail is refused for good, as a real server refuses a mailbox.
+    smtp = await startSmtp(0, subjectIs(/^Test mail from/));
+    app = await startApp({
+      DATABASE_URL: databaseUrl,
+      SMTP_URL: smtp.url,
+      PLATFORM_ADMIN_EMAILS: [listedEmail, addedEmail, invitedEmail, lateEmail].join(','),
+    });
+    // The operators' own sign-up, its address confirmed as its person does: the mailed link.
     listedAdmin = await registerWith(app.url, listedEmail, 'Platform Operators');
+    await confirmAddress(app.url, smtp, listedEmail);
     customer = await registerOrganization(app.url, 'Customer Co');
     other = await registerOrganization(app.url, 'Other Org');
   });
 
   afterAll(async () => {
     await app?.stop();
+    await smtp?.close();
     await db?.end();
     await dropTestDatabase(databaseUrl);
   });
@@ -108,7 +161,7 @@ describe('platform administration', () => {
     }
   });
 
-  it('admits a login named in PLATFORM_ADMIN_EMAILS, and one granted by `admin:grant`', async () => {
+  it('admits a confirmed sign-up named in PLATFORM_ADMIN_EMAILS, and a login granted by `admin:grant`', async () => {
     await request(app.url).get('/api/platform/organizations').set(as(listedAdmin)).expect(200);
     // The dashboard shows its Admin entry from `platform_admin`.
     const me = await request(app.url).get('/api/agent/me').set(as(listedAdmin)).expect(200);
@@ -119,27 +172,101 @@ describe('platform administration', () => {
     const email = uniqueEmail('granted');
     grantedAdmin = await registerWith(app.url, email, 'Granted Operator');
     await request(app.url).get('/api/platform/instances').set(as(grantedAdmin)).expect(404);
-    const cli = (...args: string[]) =>
-      spawnSync(process.execPath, [path.join(ROOT, 'dist', 'src', 'cli', 'main.js'), ...args], {
-        cwd: ROOT,
-        env: { PATH: process.env.PATH, HOME: process.env.HOME, DATABASE_URL: databaseUrl },
-        encoding: 'utf8',
-        timeout: 60_000,
-      });
+    const loginId = await loginOf(grantedAdmin.userId);
     const granted = cli('admin:grant', email.toUpperCase());
     expect(granted.stderr).toBe('');
-    expect(granted.stdout).toContain(`${email} is now a platform administrator`);
+    expect(granted.status).toBe(0);
+    expect(granted.stdout).toContain(`${email} (login ${loginId}) is now a platform administrator`);
+    // The operator is told what a grant of an address nobody confirmed means.
+    expect(granted.stdout).toContain('no mailed link ever confirmed this address');
     await request(app.url).get('/api/platform/instances').set(as(grantedAdmin)).expect(200);
     expect(cli('admin:grant', email).stdout).toContain('was already');
+    // The grant and its log line name the login, not the address.
+    expect((await db.query(`SELECT login_id::text, granted_by FROM platform_admins`)).rows).toEqual(
+      [{ login_id: loginId, granted_by: 'cli' }],
+    );
     expect(await operatorLog('platform_admin.granted')).toEqual([
-      expect.objectContaining({ actor_type: 'cli', target_id: email }),
+      expect.objectContaining({
+        actor_type: 'cli',
+        target_id: loginId,
+        changes: { email },
+      }),
     ]);
 
     const revoked = cli('admin:revoke', email);
     expect(revoked.stdout).toContain('is no longer');
+    expect(await operatorLog('platform_admin.revoked')).toEqual([
+      expect.objectContaining({ actor_type: 'cli', target_id: loginId }),
+    ]);
     await request(app.url).get('/api/platform/instances').set(as(grantedAdmin)).expect(404);
     expect(cli('admin:grant').status).toBe(2);
     cli('admin:grant', email);
+  });
+
+  it('never admits by address a member another owner added or invited, even once its mailbox proved it', async () => {
+    const owner = await registerOrganization(app.url, 'Squatters');
+    await confirmAddress(app.url, smtp, owner.user.email);
+    // An owner adds a member at a listed address, with a password of its own choosing.
+    const password = newPassword();
+    await request(app.url)
+      .post('/api/agent/team')
+      .set(as(owner))
+      .send({ name: 'Not Ops', email: addedEmail, role: 'admin', password })
+      .expect(201);
+    await expectShutOut(await logIn(addedEmail, password));
+    // The address's person takes the login over by the mailed reset link: still not an
+    // administrator by address (the login is another owner's making; `admin:grant` it is).
+    await request(app.url)
+      .post('/api/agent/auth/password-reset')
+      .send({ email: addedEmail })
+      .expect(202);
+    const reset = await linkIn(
+      await smtp.next(addedEmail, subjectIs(/^Reset your/)),
+      '/reset-password',
+    );
+    const taken = newPassword();
+    await request(app.url)
+      .post('/api/agent/auth/password-reset/confirm')
+      .send({ token: reset.searchParams.get('token'), password: taken })
+      .expect(200);
+    await expectShutOut(await logIn(addedEmail, taken));
+
+    // An invitation reached the listed mailbox, but another owner brought the member in.
+    await request(app.url)
+      .post('/api/agent/team/invitations')
+      .set(as(owner))
+      .send({ email: invitedEmail, role: 'admin' })
+      .expect(201);
+    const invitation = await linkIn(
+      await smtp.next(invitedEmail, subjectIs(/^You are invited/)),
+      '/accept-invite',
+    );
+    const accepted = await request(app.url)
+      .post('/api/agent/auth/accept-invite')
+      .send({ token: invitation.searchParams.get('token'), name: 'Ivy', password: newPassword() })
+      .expect(201);
+    await expectShutOut({ token: accepted.body.token as string });
+  });
+
+  it('refuses to `admin:grant` an address no login has: whoever registers it later is no administrator', async () => {
+    const email = uniqueEmail('ops-to-be');
+    const refused = cli('admin:grant', email);
+    expect(refused.status).toBe(1);
+    expect(refused.stderr).toContain(`no login has the address ${email}`);
+    const stranger = await registerWith(app.url, email, 'Strangers');
+    await expectShutOut(stranger);
+    const revoke = cli('admin:revoke', uniqueEmail('nobody'));
+    expect(revoke.status).toBe(1);
+    expect(revoke.stderr).toContain('no login has the address');
+  });
+
+  it('admits a sign-up at a listed address only once it confirmed the address by the mailed link', async () => {
+    const late = await registerWith(app.url, lateEmail, 'Late Operators');
+    await expectShutOut(late);
+    await confirmAddress(app.url, smtp, lateEmail);
+    const me = await request(app.url).get('/api/agent/me').set(as(late)).expect(200);
+    expect(me.body.platform_admin).toBe(true);
+    await request(app.url).get('/api/platform/organizations').set(as(late)).expect(200);
   });
 
   it('lists and searches organizations with their usage, paginated', async () => {
@@ -247,9 +374,12 @@ describe('platform administration', () => {
         .send(body)
         .expect(422);
     }
+    // The acting user's id (and its login's, what its rights follow); the address only to read.
     expect(await operatorLog('organization.updated')).toEqual([
       expect.objectContaining({
         actor_type: 'user',
+        actor_id: listedAdmin.userId,
+        actor_login_id: await loginOf(listedAdmin.userId),
         actor_email: listedEmail,
         target_id: String(other.organization.id),
         changes: {
@@ -415,7 +545,11 @@ describe('platform administration', () => {
     }
 
     expect(await operatorLog('job.retried')).toEqual([
-      expect.objectContaining({ target_id: `missed-chats/${jobId}`, actor_email: listedEmail }),
+      expect.objectContaining({
+        target_id: `missed-chats/${jobId}`,
+        actor_id: listedAdmin.userId,
+        actor_email: listedEmail,
+      }),
     ]);
     expect((await operatorLog('job.removed')).map((entry) => entry.target_id)).toEqual([
       `missed-chats/${jobId}`,
@@ -502,7 +636,7 @@ describe('platform administration', () => {
     const before = (
       await request(app.url).get('/api/platform/mail/failed').set(as(listedAdmin)).expect(200)
     ).body.data as { failed_last_day: number };
-    // SMTP_URL is unset here: a mail is logged and marked failed at once.
+    // The capture refuses the test mail with a 550: a permanent failure, given up at once.
     const queued = await request(app.url)
       .post('/api/agent/mail-log/test')
       .set(as(customer))
@@ -525,7 +659,7 @@ describe('platform administration', () => {
       kind: 'test',
       recipient_domain: 'example.test',
       attempts: 1,
-      last_error: 'SMTP_URL is unset: the mail was logged, not sent',
+      last_error: expect.stringContaining('550 Mailbox unavailable'),
       created_at: expect.any(String),
       failed_at: expect.any(String),
     });

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import request from 'supertest';
+import { linkIn, type SmtpCapture, subjectIs } from '../utils/smtp';
 
 export interface Registered {
   token: string;
@@ -20,6 +21,20 @@ export async function registerOrganization(baseUrl: string, name = 'Acme'): Prom
     .send({ organization_name: name, name: 'Olivia Owner', email: uniqueEmail('owner'), password })
     .expect(201);
   return { ...(res.body as Omit<Registered, 'password'>), password };
+}
+
+/**
+ * Confirms a login's address as its person does: the link mailed at sign-up (to the SMTP capture
+ * the app sends to), opened.
+ */
+export async function confirmAddress(
+  baseUrl: string,
+  smtp: SmtpCapture,
+  email: string,
+): Promise<void> {
+  const mail = await smtp.next(email, subjectIs(/Confirm your address/));
+  const token = (await linkIn(mail, '/verify-email')).searchParams.get('token');
+  await request(baseUrl).post('/api/agent/auth/verify-email').send({ token }).expect(200);
 }
 
 /** Adds a team member and logs it in; returns its token. */

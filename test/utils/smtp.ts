@@ -1,4 +1,5 @@
 import type { AddressInfo } from 'node:net';
+import { simpleParser } from 'mailparser';
 import { SMTPServer } from 'smtp-server';
 
 export interface CapturedMail {
@@ -26,9 +27,13 @@ export interface SmtpCapture {
 
 /**
  * A real SMTP server on a free local port (or `port`, to come back where a stopped one was) that
- * keeps every mail it is given (no auth, no TLS).
+ * keeps every mail it is given (no auth, no TLS). A mail `refuse` accepts is answered 550 (a
+ * permanent failure, as a real server refuses a mailbox) and not kept.
  */
-export async function startSmtp(port = 0): Promise<SmtpCapture> {
+export async function startSmtp(
+  port = 0,
+  refuse: (mail: CapturedMail) => boolean = () => false,
+): Promise<SmtpCapture> {
   const mails: CapturedMail[] = [];
   const waiters: {
     address: string;
@@ -51,6 +56,10 @@ export async function startSmtp(port = 0): Promise<SmtpCapture> {
           to: session.envelope.rcptTo.map((rcpt) => rcpt.address),
           raw: Buffer.concat(chunks).toString('utf8'),
         };
+        if (refuse(mail)) {
+          callback(Object.assign(new Error('Mailbox unavailable'), { responseCode: 550 }));
+          return;
+        }
         mails.push(mail);
         const index = waiters.findIndex((w) => mail.to.includes(w.address) && w.match(mail));
         if (index >= 0) {
@@ -92,6 +101,18 @@ export async function startSmtp(port = 0): Promise<SmtpCapture> {
     },
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
+}
+
+/** A `next` filter: the mail's subject matches `pattern`. */
+export const subjectIs = (pattern: RegExp) => (mail: CapturedMail) =>
+  pattern.test(/^Subject: (.*)$/m.exec(mail.raw)?.[1] ?? '');
+
+/** The first link to `path` (`/verify-email`, on whatever origin) in a mail's text part. */
+export async function linkIn(mail: CapturedMail, path: string): Promise<URL> {
+  const text = (await simpleParser(mail.raw)).text ?? '';
+  const match = new RegExp(`https?://[^\\s/]+${path}\\?token=[A-Za-z0-9_-]+`).exec(text);
+  if (!match) throw new Error(`no ${path} link in: ${text}`);
+  return new URL(match[0]);
 }
 
 /** The 6-digit code of a login-code mail. */

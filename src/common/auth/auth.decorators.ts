@@ -49,9 +49,10 @@ export const Agent = ({
 
 /**
  * A platform administrator (DESIGN section 13): a logged-in agent (bearer token or session cookie,
- * with the cookie's cross-site rules) whose address is in PLATFORM_ADMIN_EMAILS or was granted by
- * `npm run cli -- admin:grant`. Anyone else, logged in or not, gets the 404 of an unknown address:
- * the console's existence is not advertised.
+ * with the cookie's cross-site rules) whose login was granted by `npm run cli -- admin:grant`, or
+ * signed up itself and confirmed by the mailed link an address PLATFORM_ADMIN_EMAILS lists.
+ * Anyone else, logged in or not, gets the 404 of an unknown address: the console's existence is
+ * not advertised.
  */
 export const PlatformAdmin = () =>
   applyDecorators(

@@ -26,6 +26,14 @@ export const ABILITIES: readonly Ability[] = [
 export type Role = 'owner' | 'admin' | 'agent';
 export const ROLES: readonly Role[] = ['owner', 'admin', 'agent'];
 
+/**
+ * How a login came to be (`logins.origin`): its person signed up, an owner or administrator made
+ * it (`POST /api/agent/team`), a newcomer accepted an invitation, an organization's single sign-on
+ * made it, or the operator's `org:create` did. Only a `signup` login is a platform administrator
+ * by its address (DESIGN section 13).
+ */
+export type LoginOrigin = 'signup' | 'team' | 'invitation' | 'sso' | 'cli';
+
 /** How a route is authenticated; every route declares exactly one (deny by default). */
 export type AuthDeclaration =
   | { kind: 'public' }

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { handTyped, pageOf, query, sql } from '../../database/sql';
 import { DataSource, type EntityManager } from 'typeorm';
-import type { Role } from '../../common/auth/auth.types';
+import type { LoginOrigin, Role } from '../../common/auth/auth.types';
 
 /** Whether a member takes chats now (`users.status`). */
 export type AgentStatus = 'online' | 'away' | 'offline';
@@ -61,21 +61,22 @@ export class AgentsRepository {
   }
 
   /**
-   * The login of this address, made with `passwordHash` when there is none; `created` tells
-   * which. An existing login keeps its own password.
+   * The login of this address, made with `passwordHash` (and `origin`: how it came to be) when
+   * there is none; `created` tells which. An existing login keeps its own password and origin.
    */
   async ensureLogin(
     manager: EntityManager,
     email: string,
     passwordHash: string,
     verified: boolean,
+    origin: LoginOrigin,
   ): Promise<{ login: LoginRow; created: boolean }> {
     const inserted = await sql(
       manager,
-      query<LoginRow>`INSERT INTO logins (email, password_hash, email_verified_at)
-       VALUES ($1, $2, CASE WHEN $3::boolean THEN now() END)
+      query<LoginRow>`INSERT INTO logins (email, password_hash, email_verified_at, origin)
+       VALUES ($1, $2, CASE WHEN $3::boolean THEN now() END, $4)
        ON CONFLICT ((lower(email))) DO NOTHING RETURNING id, email, password_hash, email_verified_at, two_factor_enabled_at`,
-      [email, passwordHash, verified],
+      [email, passwordHash, verified, origin],
     );
     if (inserted[0]) return { login: inserted[0], created: true };
     const found = await sql(
@@ -127,10 +128,15 @@ export class AgentsRepository {
     return rows[0];
   }
 
+  /**
+   * A mailed link reached the login's address: it is confirmed, and by a link (what a platform
+   * administrator by address needs; a login made for someone starts confirmed without one).
+   */
   async markLoginVerified(loginId: string, executor?: EntityManager): Promise<void> {
     await sql(
       executor ?? this.dataSource,
-      query`UPDATE logins SET email_verified_at = COALESCE(email_verified_at, now()), updated_at = now()
+      query`UPDATE logins SET email_verified_at = COALESCE(email_verified_at, now()),
+          email_verified_by_link_at = COALESCE(email_verified_by_link_at, now()), updated_at = now()
         WHERE id = $1`,
       [loginId],
     );

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
-import type { AgentPrincipal, Role } from '../../common/auth/auth.types';
+import type { AgentPrincipal, LoginOrigin, Role } from '../../common/auth/auth.types';
 import { hashPassword, needsRehash } from '../../common/crypto/secrets';
 import { AppError } from '../../common/errors/app-error';
 import { AppConfig } from '../../config/app-config';
@@ -53,16 +53,18 @@ export class AgentsService {
   }
 
   /**
-   * A member of the organization. The address's login is made with `password` when it has none;
-   * an address that already has a login (a member elsewhere) joins with that login and keeps its
-   * own password, and the answer is the same either way (nothing tells an administrator that the
-   * address exists elsewhere). `newLogin` (sign-up) refuses an address that has a login.
+   * A member of the organization. The address's login is made with `password` when it has none,
+   * recording `origin` (who made it: DESIGN section 13 trusts an address only of a login its
+   * person signed up for); an address that already has a login (a member elsewhere) joins with
+   * that login and keeps its own password, and the answer is the same either way (nothing tells
+   * an administrator that the address exists elsewhere). `newLogin` (sign-up) refuses an address
+   * that has a login.
    */
   async create(
     manager: EntityManager,
     organizationId: string,
     input: { name: string; email: string; password: string; role: Role },
-    options: { newLogin?: boolean; verified?: boolean } = {},
+    options: { origin: LoginOrigin; newLogin?: boolean; verified?: boolean },
   ): Promise<MemberRecord> {
     const passwordHash = await hashPassword(input.password, this.passwordCost);
     const taken = () =>
@@ -75,6 +77,7 @@ export class AgentsService {
           input.email.trim(),
           passwordHash,
           options.verified ?? true,
+          options.origin,
         );
         if (options.newLogin && !created) throw taken();
         return this.agents.insert(inner, organizationId, {
@@ -130,7 +133,13 @@ export class AgentsService {
   /** Makes a login for an address that has none (an invitation accepted by a newcomer). */
   async newLogin(manager: EntityManager, email: string, password: string): Promise<LoginRecord> {
     const passwordHash = await hashPassword(password, this.passwordCost);
-    const { login, created } = await this.agents.ensureLogin(manager, email, passwordHash, true);
+    const { login, created } = await this.agents.ensureLogin(
+      manager,
+      email,
+      passwordHash,
+      true,
+      'invitation',
+    );
     if (!created)
       throw AppError.conflict(
         'This address already has an account: log in instead.',
@@ -256,8 +265,9 @@ export class AgentsService {
     if (input.role === 'owner' && actor.role !== 'owner') {
       throw AppError.forbidden('Only an owner can add another owner.', 'owner_only');
     }
+    // The owner chose the address and the password: the login is the team's making.
     return this.dataSource.transaction((manager) =>
-      this.create(manager, actor.organizationId, input),
+      this.create(manager, actor.organizationId, input, { origin: 'team' }),
     );
   }
 

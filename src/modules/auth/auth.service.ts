@@ -79,7 +79,7 @@ export class AuthService {
         manager,
         organization.id,
         { ...input, role: 'owner' },
-        { newLogin: true, verified: false },
+        { origin: 'signup', newLogin: true, verified: false },
       );
       const site = await this.sites.create(
         manager,

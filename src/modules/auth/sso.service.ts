@@ -277,7 +277,7 @@ export class SsoService {
               manager,
               organizationId,
               { name, email, password: randomToken(32), role: settings.default_role },
-              { newLogin: true, verified: true },
+              { origin: 'sso', newLogin: true, verified: true },
             );
       }
       const member = user;

@@ -19,7 +19,14 @@ export interface PlatformOrganizationRow {
   storage_bytes: string;
 }
 
-/** Who did something on the console, and from where. */
+/** A login as `admin:grant` and `admin:revoke` name it, by its address. */
+export interface AdminLoginRow {
+  id: string;
+  email: string;
+  email_verified_by_link_at: Date | null;
+}
+
+/** Who did something on the console (a member: its login is looked up), and from where. */
 export interface OperatorActor {
   type: 'user' | 'cli';
   userId?: string;
@@ -88,50 +95,74 @@ const likeTerm = (q: string) => `%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 export class PlatformRepository {
   constructor(private readonly dataSource: DataSource) {}
 
-  /** Whether the user (an active login) is an administrator by `listed` or by a grant. */
+  /**
+   * Whether the member (active) is an administrator: its login was granted, or `listed` names the
+   * address of a login its person signed up for and confirmed by a mailed link. An address alone
+   * proves nothing: an owner makes a member at any address, and anyone registers one unconfirmed.
+   */
   async isAdmin(userId: string, listed: string[]): Promise<boolean> {
     const [row] = await sql(
       this.dataSource,
       query<{ admin: boolean }>`SELECT EXISTS (
-         SELECT 1 FROM users u
+         SELECT 1 FROM users u JOIN logins l ON l.id = u.login_id
           WHERE u.id = $1 AND u.removed_at IS NULL
-            AND (lower(u.email) = ANY($2::text[])
-                 OR EXISTS (SELECT 1 FROM platform_admins p WHERE p.email = lower(u.email)))
+            AND (EXISTS (SELECT 1 FROM platform_admins p WHERE p.login_id = l.id)
+                 OR (l.origin = 'signup' AND l.email_verified_by_link_at IS NOT NULL
+                     AND lower(l.email) = ANY($2::text[])))
        ) AS admin`,
       [userId, listed],
     );
     return row.admin;
   }
 
-  /** Grants (true when newly granted) or revokes (true when it was granted). */
-  async grant(executor: SqlExecutor, email: string, grantedBy: string): Promise<boolean> {
+  /** The login of an address (locked until the caller's transaction ends), if any. */
+  async loginByEmail(executor: SqlExecutor, email: string): Promise<AdminLoginRow | undefined> {
+    const rows = await sql(
+      executor,
+      query<AdminLoginRow>`SELECT id, email, email_verified_by_link_at FROM logins
+        WHERE lower(email) = lower($1) FOR SHARE`,
+      [email],
+    );
+    return rows[0];
+  }
+
+  /** Grants the login (true when newly granted) or revokes it (true when it was granted). */
+  async grant(executor: SqlExecutor, loginId: string, grantedBy: string): Promise<boolean> {
     const rows = await sql(
       executor,
       query<{
-        email: string;
-      }>`INSERT INTO platform_admins (email, granted_by) VALUES (lower($1), $2)
-       ON CONFLICT DO NOTHING RETURNING email`,
-      [email, grantedBy],
+        login_id: string;
+      }>`INSERT INTO platform_admins (login_id, granted_by) VALUES ($1, $2)
+       ON CONFLICT DO NOTHING RETURNING login_id`,
+      [loginId, grantedBy],
     );
     return rows.length > 0;
   }
 
-  async revoke(executor: SqlExecutor, email: string): Promise<boolean> {
+  async revoke(executor: SqlExecutor, loginId: string): Promise<boolean> {
     const rows = await sql(
       executor,
-      query<{ email: string }>`DELETE FROM platform_admins WHERE email = lower($1) RETURNING email`,
-      [email],
+      query<{
+        login_id: string;
+      }>`DELETE FROM platform_admins WHERE login_id = $1 RETURNING login_id`,
+      [loginId],
     );
     return rows.length > 0;
   }
 
-  /** One line of the operator log (append-only: the database refuses updates and deletes). */
+  /**
+   * One line of the operator log (append-only: the database refuses updates and deletes). A
+   * member's line names it (`actor_id`) and its login (`actor_login_id`, what administrator
+   * rights follow); the address is copied only to read.
+   */
   async log(executor: SqlExecutor, actor: OperatorActor, entry: OperatorLogEntry): Promise<void> {
     await sql(
       executor,
       query`INSERT INTO platform_operator_log
-         (actor_type, actor_id, actor_email, action, target_type, target_id, changes, ip, request_id)
-       VALUES ($1, $2, COALESCE($3, (SELECT email FROM users WHERE id = $2)), $4, $5, $6, $7, $8, $9)`,
+         (actor_type, actor_id, actor_login_id, actor_email, action, target_type, target_id, changes,
+          ip, request_id)
+       VALUES ($1, $2, (SELECT login_id FROM users WHERE id = $2),
+               COALESCE($3, (SELECT email FROM users WHERE id = $2)), $4, $5, $6, $7, $8, $9)`,
       [
         actor.type,
         actor.userId ?? null,
