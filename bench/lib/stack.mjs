@@ -8,14 +8,20 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
+import { postmasterPid } from './cpu.mjs';
 
 export const ROOT = path.resolve(import.meta.dirname, '..', '..');
 const require = createRequire(import.meta.url);
 const dist = (file) => require(path.join(ROOT, 'dist', 'src', file));
 
-/** Compiles the service (`npm run build`), as a fresh clone needs. */
-export function build() {
+/**
+ * Compiles the service (`npm run build`) and, with `web`, the browser apps (`npm run build:web`),
+ * as a fresh clone needs. BENCH_SKIP_BUILD=1 skips both, when `dist/` is current.
+ */
+export function build({ web = false } = {}) {
+  if (process.env.BENCH_SKIP_BUILD === '1') return;
   execFileSync('npm', ['run', 'build', '--silent'], { cwd: ROOT, stdio: 'inherit' });
+  if (web) execFileSync('npm', ['run', 'build:web', '--silent'], { cwd: ROOT, stdio: 'inherit' });
 }
 
 export function freePort() {
@@ -30,10 +36,49 @@ export function freePort() {
 }
 
 /**
+ * `count` free ports, all different: each is held until every one is chosen, so servers started
+ * side by side never get the same one.
+ */
+export async function freePorts(count) {
+  const servers = [];
+  try {
+    for (let i = 0; i < count; i += 1) {
+      const server = net.createServer();
+      servers.push(server);
+      await new Promise((resolve, reject) => {
+        server.once('error', reject);
+        server.listen(0, '127.0.0.1', resolve);
+      });
+    }
+    return servers.map((server) => server.address().port);
+  } finally {
+    await Promise.all(servers.map((server) => new Promise((resolve) => server.close(resolve))));
+  }
+}
+
+/**
+ * BENCH_DATABASE_ADMIN_URL: a running PostgreSQL (a superuser URL) to create the benchmark's
+ * databases on, instead of an embedded server of its own. The smoke test passes the test run's
+ * server: starting, stopping and removing a server of their own would cost each smoke run more
+ * than its work. Figures measured beside other work on a shared server are not comparable.
+ */
+const SHARED_ADMIN_URL = process.env.BENCH_DATABASE_ADMIN_URL || undefined;
+/** On a shared server, the databases this process created there (dropped by `stop()`). */
+const created = new Set();
+
+/**
+ * On a shared server, a database's name carries this process's id: two runs never meet in one
+ * database, and what one leaves behind is recognisable.
+ */
+const databaseName = (name) => (SHARED_ADMIN_URL ? `${name}_${process.pid}` : name);
+
+/**
  * An embedded PostgreSQL on a temporary data directory, removed again by `stop()`. With
  * `statements`, `pg_stat_statements` is loaded (a restart) for counting statements per request.
+ * `postmasterPid` is the server's, for its CPU time (bench/lib/cpu.mjs).
  */
 export async function startDatabase({ statements = false } = {}) {
+  if (SHARED_ADMIN_URL) return sharedServer(SHARED_ADMIN_URL, statements);
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'scs-bench-'));
   // As root, the server runs as the `postgres` user, which must be able to enter the directory.
   chmodSync(dataDir, 0o755);
@@ -53,9 +98,40 @@ export async function startDatabase({ statements = false } = {}) {
   return {
     ...embedded,
     dataDir,
+    postmasterPid: postmasterPid(dataDir),
     async stop() {
       await embedded.stop();
       rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** BENCH_DATABASE_ADMIN_URL's server, left running by `stop()`, which drops our databases. */
+async function sharedServer(adminUrl, statements) {
+  if (statements) {
+    throw new Error(
+      'pg_stat_statements needs a restart of the server, which a shared one (BENCH_DATABASE_ADMIN_URL) does not get: unset it',
+    );
+  }
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  const directory = await admin
+    .query(`SELECT current_setting('data_directory') AS dir`)
+    .finally(() => admin.end());
+  // The postmaster's pid, when the server runs on this machine (its CPU is then counted too).
+  let pid;
+  try {
+    pid = Number(readFileSync(`${directory.rows[0].dir}/postmaster.pid`, 'utf8').split('\n')[0]);
+  } catch {
+    pid = undefined;
+  }
+  return {
+    adminUrl,
+    dataDir: undefined,
+    postmasterPid: pid,
+    async stop() {
+      for (const name of created) await drop(adminUrl, name);
+      created.clear();
     },
   };
 }
@@ -98,7 +174,9 @@ export async function startRedis() {
 }
 
 /** A new, migrated database on the server; returns its URL. */
-export async function createDatabase(adminUrl, name) {
+export async function createDatabase(adminUrl, given) {
+  const name = databaseName(given);
+  if (SHARED_ADMIN_URL) created.add(name);
   const admin = new pg.Client({ connectionString: adminUrl });
   await admin.connect();
   try {
@@ -113,7 +191,13 @@ export async function createDatabase(adminUrl, name) {
   return url.toString();
 }
 
-export async function dropDatabase(adminUrl, name) {
+export async function dropDatabase(adminUrl, given) {
+  const name = databaseName(given);
+  created.delete(name);
+  await drop(adminUrl, name);
+}
+
+async function drop(adminUrl, name) {
   const admin = new pg.Client({ connectionString: adminUrl });
   await admin.connect();
   await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`).finally(() => admin.end());
