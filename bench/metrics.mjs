@@ -9,7 +9,8 @@
 //    (3) rounds beside the raw baseline (target: on ≥ 0.97 × off), with the CPU each request
 //    costs the service process.
 // BENCH_CONVERSATIONS (10000) and BENCH_MESSAGES (100000) size the data, BENCH_DURATION and
-// BENCH_WARMUP each load run (bench/lib/load.mjs), BENCH_REDIS=1 puts the queues on Redis,
+// BENCH_WARMUP each load run (bench/lib/load.mjs), BENCH_ROUTES (all four; in a smoke run one read
+// and the reply) limits the routes as for bench:api, BENCH_REDIS=1 puts the queues on Redis,
 // BENCH_SKIP_BUILD=1 skips the build; BENCH_SMOKE=1 runs one small round (bench/lib/smoke.mjs);
 // BENCH_ONLY=observer times the request observer alone (the only per-request work metrics add)
 // and stops.
@@ -29,6 +30,11 @@ const SOCKETS = setting('BENCH_SOCKETS', 1000, 10);
 const SCRAPES = setting('BENCH_SCRAPES', 50, 3);
 const ROUNDS = setting('BENCH_ROUNDS', 3, 1);
 const OBSERVER_CALLS = setting('BENCH_OBSERVER_CALLS', 1_000_000, 10_000);
+const ROUTES = setting(
+  'BENCH_ROUTES',
+  '',
+  'GET /api/v1/conversations,POST /api/v1/conversations/{id}/messages',
+);
 const CONVERSATIONS = setting('BENCH_CONVERSATIONS', 10_000, 50);
 const MESSAGES = setting('BENCH_MESSAGES', 100_000, 500);
 const REDIS = process.env.BENCH_REDIS === '1';
@@ -166,7 +172,9 @@ const results = await withCleanup(async (track) => {
   // The cost first, while both instances are alike (the sockets and scrapes below would leave the
   // one with metrics on with more to clean up).
   const auth = { authorization: `Bearer ${org.api_key}` };
-  const routes = endpoints(ids);
+  const routes = Object.fromEntries(
+    Object.entries(endpoints(ids)).filter(([name]) => !ROUTES || ROUTES.split(',').includes(name)),
+  );
   const passes = [];
   for (let r = 0; r < ROUNDS; r++) {
     const order = r % 2 === 0 ? ['metrics on', 'metrics off'] : ['metrics off', 'metrics on'];
@@ -317,7 +325,7 @@ const cost = names.map((name) => {
   };
 });
 const sum = (key) => cost.reduce((total, c) => total + c[key], 0);
-/** Throughput of the four routes together, on ÷ off (noisy on shared cores). */
+/** Throughput of the routes together, on ÷ off (noisy on shared cores). */
 const overall = ratio(sum('on'), sum('off'));
 /** The service's CPU per request, on ÷ off − 1, summed over the routes (not disturbed by others). */
 const cpuCost = round((sum('cpu_on') / sum('cpu_off') - 1) * 100);
@@ -391,8 +399,8 @@ const markdown = [
   ),
   '',
   `- Load: autocannon, ${CONNECTIONS} connections, ${WARMUP} s warm-up + ${DURATION} s per endpoint and server, ${ROUNDS} rounds alternating which instance goes first; medians of the rounds. CPU: the service process's own, per request (/proc).`,
-  `- Target: metrics cost ≤ 3 % of throughput. Throughput on ÷ off, four routes together: ${overall} — ${verdict(overall >= COST_TARGET)}. The service's CPU per request with metrics: ${cpuCost >= 0 ? '+' : ''}${cpuCost} % — ${verdict(cpuCost <= 3)}.`,
-  `- The request observer alone (route template + one histogram observation, compiled code, ${OBSERVER_CALLS.toLocaleString('en-US')} calls in the bench process): ${observeMicros} µs of CPU per request, that is ${cost.map((c) => `${round((observeMicros / 1000 / c.cpu_off) * 100, 2)} %`).join(', ')} of the four routes' CPU per request without metrics.`,
+  `- Target: metrics cost ≤ 3 % of throughput. Throughput on ÷ off, ${names.length} routes together: ${overall} — ${verdict(overall >= COST_TARGET)}. The service's CPU per request with metrics: ${cpuCost >= 0 ? '+' : ''}${cpuCost} % — ${verdict(cpuCost <= 3)}.`,
+  `- The request observer alone (route template + one histogram observation, compiled code, ${OBSERVER_CALLS.toLocaleString('en-US')} calls in the bench process): ${observeMicros} µs of CPU per request, that is ${cost.map((c) => `${round((observeMicros / 1000 / c.cpu_off) * 100, 2)} %`).join(', ')} of the ${names.length} routes' CPU per request without metrics.`,
   `- Request series after the run: ${results.request_series} (route × method × status; bounded by the route table).`,
   ...void_.map((name) => `- WARNING: ${name} had errors or non-2xx answers; its figures are void`),
   ...(socketsMiscounted
