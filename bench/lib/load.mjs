@@ -8,7 +8,7 @@ import { rssMiB } from './stack.mjs';
 export const DURATION = setting('BENCH_DURATION', 10, 1);
 export const WARMUP = setting('BENCH_WARMUP', 2, 0);
 /** `bench:api` measures at each of these; `bench:growth` at the first. */
-export const CONNECTION_COUNTS = setting('BENCH_CONNECTIONS', '20,50', '10').split(',').map(Number);
+export const CONNECTION_COUNTS = setting('BENCH_CONNECTIONS', '20,50', '2').split(',').map(Number);
 export const CONNECTIONS = CONNECTION_COUNTS[0];
 
 const pick = (list) => list[Math.floor(Math.random() * list.length)];
