@@ -5,20 +5,22 @@
 // Each question is asked by a new visitor (the bot answers at most `max_answers` times per chat),
 // one at a time and then ten at a time (BENCH_BOT_CONCURRENCY, "1,10"), BENCH_BOT_QUESTIONS
 // (300) per level, the first BENCH_BOT_WARMUP (20) not counted. The questions are worded differently from the stored ones.
-// BENCH_ARTICLES (10000), BENCH_BOT_REPLIES (10000); BENCH_SKIP_BUILD=1 skips the build.
+// BENCH_ARTICLES (10000), BENCH_BOT_REPLIES (10000); BENCH_SKIP_BUILD=1 skips the build;
+// BENCH_SMOKE=1 asks a few questions at both levels (bench/lib/smoke.mjs).
 import pg from 'pg';
 import { seedArticles } from './lib/kb-seed.mjs';
 import { registerOwner, request } from './lib/http.mjs';
 import { log, table, withCleanup, writeResults } from './lib/report.mjs';
+import { setting } from './lib/smoke.mjs';
 import { connect } from './lib/sockets.mjs';
 import * as stack from './lib/stack.mjs';
 import { percentile, round } from './lib/stats.mjs';
 
-const ARTICLES = Number(process.env.BENCH_ARTICLES ?? 10_000);
-const REPLIES = Number(process.env.BENCH_BOT_REPLIES ?? 10_000);
-const QUESTIONS = Number(process.env.BENCH_BOT_QUESTIONS ?? 300);
-const WARMUP = Number(process.env.BENCH_BOT_WARMUP ?? 20);
-const LEVELS = (process.env.BENCH_BOT_CONCURRENCY ?? '1,10').split(',').map(Number);
+const ARTICLES = setting('BENCH_ARTICLES', 10_000, 30);
+const REPLIES = setting('BENCH_BOT_REPLIES', 10_000, 20);
+const QUESTIONS = setting('BENCH_BOT_QUESTIONS', 300, 4);
+const WARMUP = setting('BENCH_BOT_WARMUP', 20, 1);
+const LEVELS = setting('BENCH_BOT_CONCURRENCY', '1,10', '1,2').split(',').map(Number);
 const P99_TARGET_MS = 300;
 
 const TOPICS = ['password', 'invoice', 'shipping', 'refund', 'account', 'delivery', 'payment'];
@@ -97,7 +99,7 @@ async function ask(service, widgetKey, i) {
 }
 
 const machine = stack.machine();
-if (process.env.BENCH_SKIP_BUILD !== '1') stack.build();
+stack.build();
 
 const results = await withCleanup(async (track) => {
   const db = await stack.startDatabase();

@@ -2,23 +2,23 @@
 // same baseline running the service's two per-request auth statements, to show where the gap is).
 // BENCH_CONVERSATIONS (100000) and BENCH_MESSAGES (1000000) size the data; BENCH_DURATION (10 s),
 // BENCH_WARMUP (2 s) and BENCH_CONNECTIONS (20,50: one pass at each) shape each run;
-// BENCH_SKIP_BUILD=1 skips the build. BENCH_PROFILE=1 also counts the service's statements per
-// request (pg_stat_statements) and writes its CPU profile and the baseline's (--cpu-prof) to
-// bench/results/profiles;
+// BENCH_SKIP_BUILD=1 skips the build; BENCH_SMOKE=1 runs it small (bench/lib/smoke.mjs).
+// BENCH_PROFILE=1 also counts the service's statements per request (pg_stat_statements) and
+// writes its CPU profile and the baseline's (--cpu-prof) to bench/results/profiles;
 // BENCH_ROUTES (a comma-separated list of route names, e.g. "GET /api/v1/conversations") limits
 // the routes.
 import path from 'node:path';
 import { checkSameAnswers } from './lib/check.mjs';
-import { postmasterPid } from './lib/cpu.mjs';
 import { CONNECTION_COUNTS, DURATION, endpoints, measure, WARMUP } from './lib/load.mjs';
 import { log, ratio, table, withCleanup, writeResults } from './lib/report.mjs';
 import { seed } from './lib/seed.mjs';
+import { setting, settle } from './lib/smoke.mjs';
 import { statementCounter } from './lib/statements.mjs';
 import * as stack from './lib/stack.mjs';
 import { sleep } from './lib/stats.mjs';
 
-const CONVERSATIONS = Number(process.env.BENCH_CONVERSATIONS ?? 100_000);
-const MESSAGES = Number(process.env.BENCH_MESSAGES ?? 1_000_000);
+const CONVERSATIONS = setting('BENCH_CONVERSATIONS', 100_000, 50);
+const MESSAGES = setting('BENCH_MESSAGES', 1_000_000, 500);
 const LISTS = [
   'GET /api/v1/conversations',
   'GET /api/v1/conversations/{id}/messages',
@@ -33,7 +33,7 @@ const LIST_TARGET = 0.9;
 const POST_TARGET = 0.8;
 const LIST_P99_OF_BASELINE = 1.25;
 const PROFILES = path.join(stack.ROOT, 'bench', 'results', 'profiles');
-const IDLE_SECONDS = Number(process.env.BENCH_IDLE_SECONDS ?? 60);
+const IDLE_SECONDS = setting('BENCH_IDLE_SECONDS', 60, 0);
 /** Issue 20: "idle RSS at most 120 MB (today 152 MB)", where 152 was this table's MiB. */
 const IDLE_RSS_TARGET = 120;
 
@@ -48,7 +48,7 @@ function idleTargetLine(memory) {
 /** The service's statements (every one but this counter's own), from pg_stat_statements. */
 const started = Date.now();
 const machine = stack.machine();
-if (process.env.BENCH_SKIP_BUILD !== '1') stack.build();
+stack.build();
 
 const results = await withCleanup(async (track) => {
   const db = await stack.startDatabase({ statements: PROFILE });
@@ -93,9 +93,9 @@ const results = await withCleanup(async (track) => {
   );
   await checkSameAnswers(routes, servers.service, servers.baseline);
   await checkSameAnswers(routes, servers.service, servers[AUTH_BASELINE]);
-  const postmaster = postmasterPid(db.dataDir);
+  const postmaster = db.postmasterPid;
 
-  await sleep(3000);
+  await settle(3000);
   const pid = (name) => servers[name].server.pid;
   const memory = {
     idle: { service: stack.rssMiB(pid('service')), baseline: stack.rssMiB(pid('baseline')) },
@@ -129,7 +129,7 @@ const results = await withCleanup(async (track) => {
   const all = Object.values(passes).flatMap((rows) => Object.values(rows));
   const peak = (label) => Math.max(...all.map((r) => r[label].rss_peak_mib));
   memory.load_peak = { service: peak('service'), baseline: peak('baseline') };
-  await sleep(3000);
+  await settle(3000);
   memory.after_load = { service: stack.rssMiB(pid('service')) };
   return {
     seed_seconds: seedSeconds,

@@ -6,16 +6,18 @@
 // reading, `readPage` of the service timed here on the same pages).
 // CRAWL_DELAY_MS is 0 by default here so the figure is our own work; with the shipped 250 ms
 // pause two readers fetch at most 8 pages/s: the politeness, not the parsing, is the limit then.
-// BENCH_CRAWL_DELAY_MS sets it; BENCH_SKIP_BUILD=1 skips the build.
+// BENCH_CRAWL_DELAY_MS sets it; BENCH_SKIP_BUILD=1 skips the build; BENCH_SMOKE=1 crawls a few
+// pages (bench/lib/smoke.mjs).
 import http from 'node:http';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { registerOwner, request as call } from './lib/http.mjs';
 import { log, table, withCleanup, writeResults } from './lib/report.mjs';
+import { setting } from './lib/smoke.mjs';
 import * as stack from './lib/stack.mjs';
 import { percentile, round, sleep } from './lib/stats.mjs';
 
-const PAGES = Number(process.env.BENCH_CRAWL_PAGES ?? 300);
+const PAGES = setting('BENCH_CRAWL_PAGES', 300, 10);
 const DELAY_MS = Number(process.env.BENCH_CRAWL_DELAY_MS ?? 0);
 const TARGET_PAGES_PER_SECOND = 20;
 
@@ -106,11 +108,15 @@ function parseTimes() {
     readPage(html, new URL(`http://127.0.0.1/docs/${n}`));
     times.push(performance.now() - started);
   }
-  return { bytes: Buffer.byteLength(page(1)), times: times.slice(20) };
+  // The first 20 warm the JIT up (half of them when there are fewer pages, in a smoke run).
+  return {
+    bytes: Buffer.byteLength(page(1)),
+    times: times.slice(Math.min(20, Math.floor(times.length / 2))),
+  };
 }
 
 const machine = stack.machine();
-if (process.env.BENCH_SKIP_BUILD !== '1') stack.build();
+stack.build();
 
 const results = await withCleanup(async (track) => {
   const website = await startWebsite();

@@ -1,16 +1,19 @@
 // npm run bench:growth — the list routes at 10 000, 100 000 and 1 000 000 messages (10 per
 // conversation), service and raw baseline, plus EXPLAIN ANALYZE of the service's statements at
 // each size. BENCH_GROWTH_MESSAGES (comma-separated) changes the sizes; BENCH_DURATION,
-// BENCH_WARMUP, BENCH_CONNECTIONS and BENCH_SKIP_BUILD as for bench:api.
+// BENCH_WARMUP, BENCH_CONNECTIONS, BENCH_SKIP_BUILD and BENCH_SMOKE as for bench:api (a smoke run
+// measures one size).
 import { checkSameAnswers } from './lib/check.mjs';
-import { postmasterPid } from './lib/cpu.mjs';
 import { explainLists } from './lib/explain.mjs';
 import { CONNECTIONS, DURATION, endpoints, measure, WARMUP } from './lib/load.mjs';
 import { log, ratio, table, withCleanup, writeResults } from './lib/report.mjs';
 import { seed } from './lib/seed.mjs';
+import { setting } from './lib/smoke.mjs';
 import * as stack from './lib/stack.mjs';
 
-const SIZES = (process.env.BENCH_GROWTH_MESSAGES ?? '10000,100000,1000000').split(',').map(Number);
+const SIZES = setting('BENCH_GROWTH_MESSAGES', '10000,100000,1000000', '500')
+  .split(',')
+  .map(Number);
 const PER_CONVERSATION = 10;
 const LISTS = [
   'GET /api/v1/conversations',
@@ -20,7 +23,7 @@ const LISTS = [
 
 const started = Date.now();
 const machine = stack.machine();
-if (process.env.BENCH_SKIP_BUILD !== '1') stack.build();
+stack.build();
 
 /** One size: its own database and service; both stopped (and the database dropped) after. */
 async function atSize(db, messages) {
@@ -49,7 +52,7 @@ async function atSize(db, messages) {
       { server: service, headers: auth },
       { server: baseline, headers: {} },
     );
-    const postmaster = postmasterPid(db.dataDir);
+    const postmaster = db.postmasterPid;
     const rows = {};
     for (const [route, endpoint] of Object.entries(routes)) {
       log(`${messages} messages: ${route}`);
@@ -88,6 +91,13 @@ const growth = LISTS.map((route) => {
   };
 });
 const fmt = (n) => n.toLocaleString('en-US');
+const void_ = sizes.flatMap((size) =>
+  Object.entries(size.rows).flatMap(([route, r]) =>
+    Object.entries(r)
+      .filter(([, m]) => m.non2xx + m.errors > 0)
+      .map(([label]) => `${route} (${label}, ${fmt(size.messages)} messages)`),
+  ),
+);
 
 const markdown = [
   `## bench:growth — ${new Date(started).toISOString()}`,
@@ -150,6 +160,7 @@ const markdown = [
     ]),
   ),
   '',
+  ...void_.map((name) => `- WARNING: ${name} had errors or non-2xx answers; its figures are void`),
   `- Total run time: ${Math.round((Date.now() - started) / 1000)} s.`,
 ].join('\n');
 
@@ -166,3 +177,4 @@ writeResults(
   },
   markdown,
 );
+if (void_.length > 0) process.exitCode = 1;

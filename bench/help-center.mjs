@@ -4,24 +4,24 @@
 // checked equal but for the nonce first), the search page's p99 at BENCH_CONNECTIONS (20), and an
 // article page's gzipped size (HTML with its CSS; no script is needed to read it).
 // BENCH_ARTICLES (10000), BENCH_DURATION (10 s), BENCH_WARMUP (2 s); BENCH_SKIP_BUILD=1 skips
-// the build.
+// the build; BENCH_SMOKE=1 runs it small (bench/lib/smoke.mjs).
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { postmasterPid } from './lib/cpu.mjs';
 import { CONNECTIONS, measure } from './lib/load.mjs';
 import { log, ratio, table, withCleanup, writeResults } from './lib/report.mjs';
+import { setting, settle } from './lib/smoke.mjs';
 import * as stack from './lib/stack.mjs';
 import { sleep } from './lib/stats.mjs';
 import { LOCALES, seedArticles } from './lib/kb-seed.mjs';
 
-const ARTICLES = Number(process.env.BENCH_ARTICLES ?? 10_000);
+const ARTICLES = setting('BENCH_ARTICLES', 10_000, 30);
 const PAGE_TARGET = 0.8;
 const SEARCH_P99_TARGET_MS = 50;
 const GZIP_TARGET_BYTES = 30 * 1024;
 
 const pick = (list) => list[Math.floor(Math.random() * list.length)];
 const machine = stack.machine();
-if (process.env.BENCH_SKIP_BUILD !== '1') stack.build();
+stack.build();
 
 const results = await withCleanup(async (track) => {
   const db = await stack.startDatabase();
@@ -113,8 +113,8 @@ const results = await withCleanup(async (track) => {
   const searchCheck = await fetch(service.url + search.path());
   if (searchCheck.status !== 200) throw new Error(`search answered ${searchCheck.status}`);
 
-  const postmaster = postmasterPid(db.dataDir);
-  await sleep(2000);
+  const postmaster = db.postmasterPid;
+  await settle(2000);
   log(`${CONNECTIONS} connections: article page, service`);
   const servicePage = await measure(service, article, postmaster, {}, CONNECTIONS);
   log(`${CONNECTIONS} connections: article page, baseline`);
@@ -130,6 +130,12 @@ const results = await withCleanup(async (track) => {
   };
 });
 
+const runs = {
+  'article page: service': results.article_page.service,
+  'article page: baseline': results.article_page.baseline,
+  'search page: service': results.search_page,
+};
+const void_ = Object.keys(runs).filter((name) => runs[name].non2xx + runs[name].errors > 0);
 const pageRatio = ratio(results.article_page.service.rps, results.article_page.baseline.rps);
 const verdict = (ok) => (ok ? 'met' : 'MISSED');
 const row = (name, r) => [
@@ -156,5 +162,7 @@ const markdown = [
   `- Search p99 ≤ ${SEARCH_P99_TARGET_MS} ms: ${results.search_page.p99_ms} ms — ${verdict(results.search_page.p99_ms <= SEARCH_P99_TARGET_MS)}`,
   `- Article page gzipped (HTML with its CSS, no script needed): ${results.gzipped_article_bytes.min}-${results.gzipped_article_bytes.max} bytes ≤ ${GZIP_TARGET_BYTES} — ${verdict(results.gzipped_article_bytes.max <= GZIP_TARGET_BYTES)}`,
   `- Seeding took ${results.seed_seconds} s; machine: ${machine.cpus} × ${machine.cpu_model}, load at start ${machine.load_average_at_start.join(' ')}`,
+  ...void_.map((name) => `- WARNING: ${name} had errors or non-2xx answers; its figures are void`),
 ].join('\n');
 writeResults('help-center', { machine, ...results, page_ratio: pageRatio }, markdown);
+if (void_.length > 0) process.exitCode = 1;

@@ -12,19 +12,21 @@
 //   (nodemailer) to the built-in listener, addressed to the conversation's reply+<token>, one
 //   every 50 ms: the time from the end of the SMTP transaction to the message reaching the
 //   agent's socket. Target: p99 ≤ 1 s.
-// BENCH_REDIS=1 runs the queues on a private redis-server; BENCH_SKIP_BUILD=1 skips the build.
+// BENCH_REDIS=1 runs the queues on a private redis-server; BENCH_SKIP_BUILD=1 skips the build;
+// BENCH_SMOKE=1 sends a handful of each (bench/lib/smoke.mjs).
 import { simpleParser } from 'mailparser';
 import nodemailer from 'nodemailer';
 import pg from 'pg';
 import { SMTPServer } from 'smtp-server';
 import { log, ratio, table, withCleanup, writeResults } from './lib/report.mjs';
+import { setting } from './lib/smoke.mjs';
 import { connect } from './lib/sockets.mjs';
 import * as stack from './lib/stack.mjs';
 import { percentile, round, sleep } from './lib/stats.mjs';
 
-const OUT = Number(process.env.BENCH_MAIL_OUT ?? 3000);
-const IN = Number(process.env.BENCH_MAIL_IN ?? 1000);
-const REPLIES = Number(process.env.BENCH_MAIL_REPLIES ?? 200);
+const OUT = setting('BENCH_MAIL_OUT', 3000, 5);
+const IN = setting('BENCH_MAIL_IN', 1000, 5);
+const REPLIES = setting('BENCH_MAIL_REPLIES', 200, 3);
 const REDIS = process.env.BENCH_REDIS === '1';
 const CONCURRENCY = 16;
 // The service's default pool (SMTP_POOL_SIZE), used by the baseline too.
@@ -36,7 +38,7 @@ const PROFILE_DIR = process.env.BENCH_PROFILE;
 
 const started = Date.now();
 const machine = stack.machine();
-if (process.env.BENCH_SKIP_BUILD !== '1') stack.build();
+stack.build();
 
 /** A local SMTP server that accepts everything and counts what it received, by recipient. */
 async function startSink() {
@@ -191,10 +193,15 @@ const result = await withCleanup(async (track) => {
     per_second: Math.round(OUT / ((outEnd - outStart) / 1000)),
     bytes_each: Buffer.byteLength(sample),
   };
-  const [{ failed }] = (
-    await client.query(`SELECT count(*)::int AS failed FROM mail_log WHERE status <> 'sent'`)
-  ).rows;
-  outgoing.not_sent = failed;
+  // The sink has every mail; the workers mark them sent just after: read once none is queued.
+  await until(async () => {
+    const { rows } = await client.query(
+      `SELECT count(*) FILTER (WHERE status = 'queued')::int AS queued,
+         count(*) FILTER (WHERE status <> 'sent')::int AS not_sent FROM mail_log`,
+    );
+    outgoing.not_sent = rows[0].not_sent;
+    return rows[0].queued === 0;
+  }, 'mails marked sent');
 
   // Outgoing baseline: nodemailer straight to the sink with the service's pool.
   log(`outgoing baseline: ${OUT} mails by nodemailer`);
@@ -408,6 +415,13 @@ const json_ = {
     reply_p99_ms: { target: 1000, measured: latency.p99_ms, met: latency.p99_ms <= 1000 },
   },
 };
+// Mails the service did not send, and replies that never reached the agent, are failures.
+const failures = [
+  ...(outgoing.not_sent > 0 ? [`${outgoing.not_sent} mails not sent (mail_log)`] : []),
+  ...(latency.arrived < latency.replies
+    ? [`${latency.replies - latency.arrived} replies never reached the agent's socket`]
+    : []),
+];
 const markdown = [
   `# bench:mail (${json_.queues} queues, ${machine.cpus} CPUs)`,
   '',
@@ -464,5 +478,7 @@ const markdown = [
       t.met ? 'yes' : 'NO',
     ]),
   ),
+  ...failures.map((failure) => `\n- FAILED: ${failure}`),
 ].join('\n');
 writeResults(REDIS ? 'mail-redis' : 'mail', json_, markdown);
+if (failures.length > 0) process.exitCode = 1;

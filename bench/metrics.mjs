@@ -9,30 +9,40 @@
 //    (3) rounds beside the raw baseline (target: on ≥ 0.97 × off), with the CPU each request
 //    costs the service process.
 // BENCH_CONVERSATIONS (10000) and BENCH_MESSAGES (100000) size the data, BENCH_DURATION and
-// BENCH_WARMUP each load run (bench/lib/load.mjs), BENCH_REDIS=1 puts the queues on Redis,
-// BENCH_SKIP_BUILD=1 skips the build; BENCH_ONLY=observer times the request observer alone (the
-// only per-request work metrics add) and stops.
+// BENCH_WARMUP each load run (bench/lib/load.mjs), BENCH_ROUTES (all four; in a smoke run one read
+// and the reply) limits the routes as for bench:api, BENCH_REDIS=1 puts the queues on Redis,
+// BENCH_SKIP_BUILD=1 skips the build; BENCH_SMOKE=1 runs one small round (bench/lib/smoke.mjs);
+// BENCH_ONLY=observer times the request observer alone (the only per-request work metrics add)
+// and stops.
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { createPostgresBackend, Queue, setDefaultBackendFactory } from 'bullmq';
-import { cpuMeter, postmasterPid } from './lib/cpu.mjs';
+import { cpuMeter } from './lib/cpu.mjs';
 import { CONNECTIONS, DURATION, endpoints, measure, WARMUP } from './lib/load.mjs';
-import { log, ratio, table, withCleanup, writeResults } from './lib/report.mjs';
+import { log, ratio, startTogether, table, withCleanup, writeResults } from './lib/report.mjs';
 import { seed } from './lib/seed.mjs';
+import { setting, settle } from './lib/smoke.mjs';
 import { connect } from './lib/sockets.mjs';
 import * as stack from './lib/stack.mjs';
 import { percentile, round, sleep } from './lib/stats.mjs';
 
-const SOCKETS = Number(process.env.BENCH_SOCKETS ?? 1000);
-const SCRAPES = Number(process.env.BENCH_SCRAPES ?? 50);
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
-const CONVERSATIONS = Number(process.env.BENCH_CONVERSATIONS ?? 10_000);
-const MESSAGES = Number(process.env.BENCH_MESSAGES ?? 100_000);
+const SOCKETS = setting('BENCH_SOCKETS', 1000, 10);
+const SCRAPES = setting('BENCH_SCRAPES', 50, 3);
+const ROUNDS = setting('BENCH_ROUNDS', 3, 1);
+const OBSERVER_CALLS = setting('BENCH_OBSERVER_CALLS', 1_000_000, 10_000);
+const ROUTES = setting(
+  'BENCH_ROUTES',
+  '',
+  'GET /api/v1/conversations,POST /api/v1/conversations/{id}/messages',
+);
+const CONVERSATIONS = setting('BENCH_CONVERSATIONS', 10_000, 50);
+const MESSAGES = setting('BENCH_MESSAGES', 100_000, 500);
 const REDIS = process.env.BENCH_REDIS === '1';
 const TOKEN = 'bench-metrics-token-0123456789abcdef';
 const SERVICE_QUEUES = ['missed-chats', 'webhook-deliveries', 'outgoing-mail', 'conversation-mail'];
 const EXTRA_QUEUES = Array.from({ length: 10 - SERVICE_QUEUES.length }, (_, i) => `bench-${i}`);
 const QUEUE_STATES = ['waiting', 'prioritized', 'active', 'delayed', 'failed'];
+const FAILED_LABELS = 'queue="missed-chats",state="failed"';
 const SCRAPE_TARGET_MS = 50;
 const COST_TARGET = 0.97;
 
@@ -88,8 +98,8 @@ const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.l
 
 /**
  * The only work metrics add to a request, alone: the compiled request observer (route template and
- * one histogram observation) called a million times in this process, in CPU microseconds per call
- * (process.cpuUsage: what other work on the machine takes is not counted).
+ * one histogram observation) called BENCH_OBSERVER_CALLS (a million) times in this process, in CPU
+ * microseconds per call (process.cpuUsage: what other work on the machine takes is not counted).
  */
 function observerCost() {
   const require = createRequire(import.meta.url);
@@ -108,17 +118,16 @@ function observerCost() {
     for (let i = 0; i < count; i++)
       observe(requests[i % 3], responses[i % 7 === 0 ? 2 : i % 2], i % 40);
   };
-  run(200_000);
+  run(OBSERVER_CALLS / 5);
   const before = process.cpuUsage();
-  const CALLS = 1_000_000;
-  run(CALLS);
+  run(OBSERVER_CALLS);
   const used = process.cpuUsage(before);
-  return round((used.user + used.system) / CALLS, 2);
+  return round((used.user + used.system) / OBSERVER_CALLS, 2);
 }
 
 const started = Date.now();
 const machine = stack.machine();
-if (process.env.BENCH_SKIP_BUILD !== '1') stack.build();
+stack.build();
 const observeMicros = observerCost();
 log(`request observer: ${observeMicros} µs of CPU per request`);
 if (process.env.BENCH_ONLY === 'observer') process.exit(0);
@@ -136,34 +145,36 @@ const results = await withCleanup(async (track) => {
     messagesPerConversation: MESSAGES / CONVERSATIONS,
   });
 
-  const start = async (env) => {
-    const port = await stack.freePort();
-    const server = await stack.startService(url, `http://127.0.0.1:${port}`, port, {
+  const start = (port, env) =>
+    stack.startService(url, `http://127.0.0.1:${port}`, port, {
       ...(redis ? { REDIS_URL: redis.url } : {}),
       ...env,
     });
-    track(() => server.stop());
-    return server;
-  };
   // The two measured instances serve HTTP only; a third runs every worker, so the background work
   // that POST's events and jobs cause falls on neither of them (it went to whichever instance's
   // workers won each claim, which skewed the CPU per request of the one started first).
-  // Its background reads of the queues every second (5 by default), so the scrapes below meet them.
-  const on = await start({
-    METRICS_TOKEN: TOKEN,
-    METRICS_SAMPLE_SECONDS: '1',
-    WORKERS_ENABLED: 'false',
-  });
-  const off = await start({ WORKERS_ENABLED: 'false' });
-  await start({});
+  const ports = await stack.freePorts(3);
+  const [on, off] = await startTogether(track, [
+    // Its background reads of the queues every second (5 by default), so the scrapes below meet
+    // them.
+    start(ports[0], {
+      METRICS_TOKEN: TOKEN,
+      METRICS_SAMPLE_SECONDS: '1',
+      WORKERS_ENABLED: 'false',
+    }),
+    start(ports[1], { WORKERS_ENABLED: 'false' }),
+    start(ports[2], {}),
+  ]);
   const baseline = await stack.startBaseline(url, on.url, org);
   track(() => baseline.stop());
-  const postmaster = postmasterPid(db.dataDir);
+  const postmaster = db.postmasterPid;
 
   // The cost first, while both instances are alike (the sockets and scrapes below would leave the
   // one with metrics on with more to clean up).
   const auth = { authorization: `Bearer ${org.api_key}` };
-  const routes = endpoints(ids);
+  const routes = Object.fromEntries(
+    Object.entries(endpoints(ids)).filter(([name]) => !ROUTES || ROUTES.split(',').includes(name)),
+  );
   const passes = [];
   for (let r = 0; r < ROUNDS; r++) {
     const order = r % 2 === 0 ? ['metrics on', 'metrics off'] : ['metrics off', 'metrics on'];
@@ -205,8 +216,12 @@ const results = await withCleanup(async (track) => {
   const brokenJobs = await queues[0].addBulk(
     Array.from({ length: 20 }, () => ({ name: 'broken', data: { organizationId: 'x' } })),
   );
+  const failing = Date.now() + 60_000;
   for (const job of brokenJobs) {
-    for (let i = 0; (await job.getState()) !== 'failed' && i < 200; i++) await sleep(50);
+    while ((await job.getState()) !== 'failed') {
+      if (Date.now() > failing) throw new Error(`the broken job ${job.id} did not fail in 60 s`);
+      await sleep(50);
+    }
   }
 
   log('scrapes with no socket open');
@@ -225,11 +240,22 @@ const results = await withCleanup(async (track) => {
   });
   const sockets = await inParallel(SOCKETS, 50, (i) => connect(on.url, '/widget', sessions[i]));
   track(async () => sockets.forEach((socket) => socket.close()));
-  await sleep(2000);
+  // The collector reads the queues in the background: the scrapes below are to expose the failed
+  // jobs, so wait for a read that saw them.
+  const exposing = Date.now() + 30_000;
+  for (;;) {
+    const body = await fetch(`${on.url}/metrics`, {
+      headers: { authorization: `Bearer ${TOKEN}` },
+    }).then((response) => response.text());
+    if (gauge(body, 'scs_queue_jobs', FAILED_LABELS) >= brokenJobs.length) break;
+    if (Date.now() > exposing) throw new Error(`/metrics did not show the failed jobs:\n${body}`);
+    await sleep(100);
+  }
+  await settle(2000);
   log(`${SCRAPES} scrapes at ${SOCKETS} sockets`);
   const loaded = await scrapes(on, postmaster);
   const seenSockets = gauge(loaded.body, 'scs_socket_connections', 'namespace="/widget"');
-  const failedSeen = gauge(loaded.body, 'scs_queue_jobs', 'queue="missed-chats",state="failed"');
+  const failedSeen = gauge(loaded.body, 'scs_queue_jobs', FAILED_LABELS);
   const scrapeBytes = loaded.body.length;
   delete loaded.body;
 
@@ -299,7 +325,7 @@ const cost = names.map((name) => {
   };
 });
 const sum = (key) => cost.reduce((total, c) => total + c[key], 0);
-/** Throughput of the four routes together, on ÷ off (noisy on shared cores). */
+/** Throughput of the routes together, on ÷ off (noisy on shared cores). */
 const overall = ratio(sum('on'), sum('off'));
 /** The service's CPU per request, on ÷ off − 1, summed over the routes (not disturbed by others). */
 const cpuCost = round((sum('cpu_on') / sum('cpu_off') - 1) * 100);
@@ -313,6 +339,7 @@ const void_ = passes.flatMap((row) =>
       .map(([label]) => `${name} (${label})`),
   ),
 );
+const socketsMiscounted = scrape.sockets_seen !== SOCKETS;
 const verdict = (ok) => (ok ? 'met' : 'MISSED');
 const scrapeRow = (label, m) => [
   label,
@@ -372,10 +399,13 @@ const markdown = [
   ),
   '',
   `- Load: autocannon, ${CONNECTIONS} connections, ${WARMUP} s warm-up + ${DURATION} s per endpoint and server, ${ROUNDS} rounds alternating which instance goes first; medians of the rounds. CPU: the service process's own, per request (/proc).`,
-  `- Target: metrics cost ≤ 3 % of throughput. Throughput on ÷ off, four routes together: ${overall} — ${verdict(overall >= COST_TARGET)}. The service's CPU per request with metrics: ${cpuCost >= 0 ? '+' : ''}${cpuCost} % — ${verdict(cpuCost <= 3)}.`,
-  `- The request observer alone (route template + one histogram observation, compiled code, a million calls in the bench process): ${observeMicros} µs of CPU per request, that is ${cost.map((c) => `${round((observeMicros / 1000 / c.cpu_off) * 100, 2)} %`).join(', ')} of the four routes' CPU per request without metrics.`,
+  `- Target: metrics cost ≤ 3 % of throughput. Throughput on ÷ off, ${names.length} routes together: ${overall} — ${verdict(overall >= COST_TARGET)}. The service's CPU per request with metrics: ${cpuCost >= 0 ? '+' : ''}${cpuCost} % — ${verdict(cpuCost <= 3)}.`,
+  `- The request observer alone (route template + one histogram observation, compiled code, ${OBSERVER_CALLS.toLocaleString('en-US')} calls in the bench process): ${observeMicros} µs of CPU per request, that is ${cost.map((c) => `${round((observeMicros / 1000 / c.cpu_off) * 100, 2)} %`).join(', ')} of the ${names.length} routes' CPU per request without metrics.`,
   `- Request series after the run: ${results.request_series} (route × method × status; bounded by the route table).`,
   ...void_.map((name) => `- WARNING: ${name} had errors or non-2xx answers; its figures are void`),
+  ...(socketsMiscounted
+    ? [`- FAILED: ${SOCKETS} widget sockets open, /metrics counted ${scrape.sockets_seen}`]
+    : []),
   `- Total run time: ${Math.round((Date.now() - started) / 1000)} s.`,
 ].join('\n');
 
@@ -394,4 +424,4 @@ writeResults(
   },
   markdown,
 );
-if (void_.length > 0) process.exitCode = 1;
+if (void_.length > 0 || socketsMiscounted) process.exitCode = 1;

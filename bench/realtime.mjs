@@ -9,28 +9,31 @@
 // BENCH_REALTIME_ORGANIZATIONS (10) organizations (one site each); visitors write
 // BENCH_REALTIME_RATE (100) messages a second in total for BENCH_REALTIME_SECONDS (30), agents
 // reply BENCH_REALTIME_REPLY_RATE (20) times a second; BENCH_REALTIME_PASSES (single,redis);
-// BENCH_SKIP_BUILD=1 skips the build. BENCH_PROFILE=1 also counts the statements per message
+// BENCH_SKIP_BUILD=1 skips the build; BENCH_SMOKE=1 runs the single pass small
+// (bench/lib/smoke.mjs). BENCH_PROFILE=1 also counts the statements per message
 // (pg_stat_statements) and writes each instance's CPU profile of the load to
 // bench/results/profiles/; BENCH_PROFILE=nested counts the statements inside functions too;
 // BENCH_PROFILE=alloc writes each instance's promotion profile instead (sampled allocations that
 // outlive the young generation: what drives the full GCs).
 import path from 'node:path';
-import { cpuMeter, postmasterPid } from './lib/cpu.mjs';
+import { cpuMeter } from './lib/cpu.mjs';
 import { request } from './lib/http.mjs';
 import { memoryAfterGc, startCpuProfile, startPromotionProfile } from './lib/inspector.mjs';
 import { statementCounter } from './lib/statements.mjs';
 import { log, table, withCleanup, writeResults } from './lib/report.mjs';
+import { setting, settle } from './lib/smoke.mjs';
 import { connect } from './lib/sockets.mjs';
 import * as stack from './lib/stack.mjs';
 import { percentile, round, sleep } from './lib/stats.mjs';
 
-const WIDGETS = Number(process.env.BENCH_REALTIME_WIDGETS ?? 2000);
-const AGENTS = Number(process.env.BENCH_REALTIME_AGENTS ?? 50);
-const ORGANIZATIONS = Number(process.env.BENCH_REALTIME_ORGANIZATIONS ?? 10);
-const RATE = Number(process.env.BENCH_REALTIME_RATE ?? 100);
-const SECONDS = Number(process.env.BENCH_REALTIME_SECONDS ?? 30);
-const REPLY_RATE = Number(process.env.BENCH_REALTIME_REPLY_RATE ?? 20);
-const PASSES = (process.env.BENCH_REALTIME_PASSES ?? 'single,redis').split(',');
+const WIDGETS = setting('BENCH_REALTIME_WIDGETS', 2000, 10);
+// In a smoke run, two agents per organization: the owner and a member added and logged in.
+const AGENTS = setting('BENCH_REALTIME_AGENTS', 50, 4);
+const ORGANIZATIONS = setting('BENCH_REALTIME_ORGANIZATIONS', 10, 2);
+const RATE = setting('BENCH_REALTIME_RATE', 100, 20);
+const SECONDS = setting('BENCH_REALTIME_SECONDS', 30, 1);
+const REPLY_RATE = setting('BENCH_REALTIME_REPLY_RATE', 20, 5);
+const PASSES = setting('BENCH_REALTIME_PASSES', 'single,redis', 'single').split(',');
 const CONCURRENCY = 20;
 const PROFILE = ['1', 'nested'].includes(process.env.BENCH_PROFILE ?? '');
 const PROMOTION_PROFILE = process.env.BENCH_PROFILE === 'alloc';
@@ -38,7 +41,7 @@ const PROFILES = path.join(stack.ROOT, 'bench', 'results', 'profiles');
 
 const started = Date.now();
 const machine = stack.machine();
-if (process.env.BENCH_SKIP_BUILD !== '1') stack.build();
+stack.build();
 
 /** A delay percentile as reported: rounded, null when nothing arrived. */
 const delayPercentile = (values, p) => (values.length === 0 ? null : round(percentile(values, p)));
@@ -144,7 +147,7 @@ async function pass(name, instances, postmaster, databaseUrl) {
       widget_key: teams[w % ORGANIZATIONS].widgetKey,
     }),
   );
-  await sleep(2000);
+  await settle(2000);
   const before = await memory(instances);
   log(`${WIDGETS} widget sockets`);
   const toWidgets = new Map(); // body -> { at, delay }
@@ -158,7 +161,7 @@ async function pass(name, instances, postmaster, databaseUrl) {
     });
     return socket;
   });
-  await sleep(3000);
+  await settle(3000);
   const after = await memory(instances);
   const idle = {
     sockets_per_instance: instances.map(
@@ -324,7 +327,7 @@ const results = await withCleanup(async (track) => {
     statements: process.env.BENCH_PROFILE === 'nested' ? 'nested' : PROFILE,
   });
   track(() => db.stop());
-  const postmaster = postmasterPid(db.dataDir);
+  const postmaster = db.postmasterPid;
   const start = async (url, extraEnv = {}) => {
     const port = await stack.freePort();
     const inspectPort = await stack.freePort();
@@ -412,6 +415,9 @@ const markdown = [
     `- ${name}: sends took ${r.send_seconds} s for ${SECONDS} s of schedule; refused: ${r.visitor_to_agent.refused} visitor messages, ${r.reply_to_widget.refused} replies; RSS after the load ${r.rss_after_load_mib.join(' + ')} MiB; idle RSS before/after the sockets ${r.idle.before.map((m) => m.rss_mib).join(' + ')} → ${r.idle.after.map((m) => m.rss_mib).join(' + ')} MiB.`,
   ]),
   ...Object.entries(results).flatMap(([name, r]) =>
+    Object.entries(r.refusals).map(([reason, n]) => `- ${name}, refused ${n} times: ${reason}`),
+  ),
+  ...Object.entries(results).flatMap(([name, r]) =>
     r.statements_per_message
       ? [
           `- ${name}: ${r.statements_per_message.total} statements (${r.statements_per_message.exec_ms} ms of execution) per message — ${r.statements_per_message.top
@@ -433,7 +439,14 @@ writeResults(
   { machine, started_at: new Date(started).toISOString(), passes: results },
   markdown,
 );
-const lost = Object.values(results).some(
-  (r) => r.visitor_to_agent.lost + r.reply_to_widget.lost > 0,
+// A refused send is not counted as lost (it was never expected to arrive), yet it is a failure
+// all the same: the limits are set out of reach, so a refusal means a changed route or payload.
+const failed = Object.values(results).some(
+  (r) =>
+    r.visitor_to_agent.lost +
+      r.reply_to_widget.lost +
+      r.visitor_to_agent.refused +
+      r.reply_to_widget.refused >
+    0,
 );
-if (lost) process.exitCode = 1;
+if (failed) process.exitCode = 1;

@@ -2,14 +2,16 @@
 // With DATABASE_URL: migrates that database and seeds a new organization in it, then exits.
 // Without: builds, starts an embedded PostgreSQL in a temporary directory, seeds it, prints the
 // URL and the API key, and keeps it up until Ctrl+C (then removes it).
-// BENCH_CONVERSATIONS (100000) and BENCH_MESSAGES (1000000) size the data.
+// BENCH_CONVERSATIONS (100000) and BENCH_MESSAGES (1000000) size the data; BENCH_SKIP_BUILD=1
+// skips the build. BENCH_SMOKE=1 seeds a little and, without DATABASE_URL, stops at once.
 import { createRequire } from 'node:module';
 import { log, withCleanup } from './lib/report.mjs';
 import { seed } from './lib/seed.mjs';
+import { setting, SMOKE } from './lib/smoke.mjs';
 import * as stack from './lib/stack.mjs';
 
-const CONVERSATIONS = Number(process.env.BENCH_CONVERSATIONS ?? 100_000);
-const MESSAGES = Number(process.env.BENCH_MESSAGES ?? 1_000_000);
+const CONVERSATIONS = setting('BENCH_CONVERSATIONS', 100_000, 50);
+const MESSAGES = setting('BENCH_MESSAGES', 1_000_000, 500);
 
 async function fill(url) {
   const org = stack.createOrganization(url);
@@ -24,7 +26,7 @@ async function fill(url) {
   process.stdout.write(`${JSON.stringify({ database_url: url, ...org }, null, 2)}\n`);
 }
 
-if (process.env.BENCH_SKIP_BUILD !== '1') stack.build();
+stack.build();
 if (process.env.DATABASE_URL) {
   const require = createRequire(import.meta.url);
   await require(`${stack.ROOT}/dist/src/database/migrate.js`).runMigrations(
@@ -36,6 +38,8 @@ if (process.env.DATABASE_URL) {
     const db = await stack.startDatabase();
     track(() => db.stop());
     await fill(await stack.createDatabase(db.adminUrl, 'bench'));
+    // Nobody is there to look at a smoke run's data.
+    if (SMOKE) return;
     log('PostgreSQL stays up until Ctrl+C');
     await new Promise(() => setInterval(() => undefined, 60_000));
   });

@@ -17,30 +17,30 @@
 // BENCH_REDIS=1 runs the queues on a private redis-server instead of PostgreSQL;
 // BENCH_PG_STATS=1 loads pg_stat_statements and prints the statements of the burst;
 // BENCH_CPU_PROF=<dir> writes a CPU profile of the service during the burst;
-// BENCH_SKIP_BUILD=1 skips the build.
+// BENCH_SKIP_BUILD=1 skips the build; BENCH_SMOKE=1 runs each phase small (bench/lib/smoke.mjs).
 import http from 'node:http';
-import { createRequire } from 'node:module';
 import path from 'node:path';
 import autocannon from 'autocannon';
 import pg from 'pg';
 import { log, table, withCleanup, writeResults } from './lib/report.mjs';
+import { setting } from './lib/smoke.mjs';
 import * as stack from './lib/stack.mjs';
 
-const EVENTS = Number(process.env.BENCH_WEBHOOK_EVENTS ?? 2000);
-const RATE = Number(process.env.BENCH_WEBHOOK_RATE ?? 20);
-const STEADY_SECONDS = Number(process.env.BENCH_WEBHOOK_SECONDS ?? 15);
-const ENDPOINTS = Number(process.env.BENCH_WEBHOOK_ENDPOINTS ?? 4);
+const EVENTS = setting('BENCH_WEBHOOK_EVENTS', 2000, 20);
+const RATE = setting('BENCH_WEBHOOK_RATE', 20, 10);
+const STEADY_SECONDS = setting('BENCH_WEBHOOK_SECONDS', 15, 1);
+const ENDPOINTS = setting('BENCH_WEBHOOK_ENDPOINTS', 4, 2);
 const REDIS = process.env.BENCH_REDIS === '1';
 const PG_STATS = process.env.BENCH_PG_STATS === '1';
 const CPU_PROF = process.env.BENCH_CPU_PROF ? path.resolve(process.env.BENCH_CPU_PROF) : undefined;
 const RECOVERY = process.env.BENCH_WEBHOOK_RECOVERY !== '0';
-const RECOVERY_EVENTS = Number(process.env.BENCH_WEBHOOK_RECOVERY_EVENTS ?? 250);
+const RECOVERY_EVENTS = setting('BENCH_WEBHOOK_RECOVERY_EVENTS', 250, 30);
 const BASELINE_CONCURRENCY = 32;
 const WAIT_LIMIT_MS = 300_000;
 
 const started = Date.now();
 const machine = stack.machine();
-if (process.env.BENCH_SKIP_BUILD !== '1') stack.build();
+stack.build();
 
 /** A receiver answering 204 at once and recording when each delivery arrived. */
 async function startReceiver() {
@@ -64,30 +64,6 @@ async function startReceiver() {
         server.closeAllConnections();
         server.close(resolve);
       }),
-  };
-}
-
-/** The embedded PostgreSQL, with pg_stat_statements loaded when BENCH_PG_STATS=1 (a restart). */
-async function startDatabase() {
-  const db = await stack.startDatabase();
-  if (!PG_STATS) return db;
-  const admin = new pg.Client({ connectionString: db.adminUrl });
-  await admin.connect();
-  await admin.query(`ALTER SYSTEM SET shared_preload_libraries = 'pg_stat_statements'`);
-  await admin.end();
-  const dist = createRequire(import.meta.url)(
-    path.join(stack.ROOT, 'dist', 'src', 'database', 'embedded-postgres.js'),
-  );
-  // Started again on the same directory: the running postmaster is stopped first (as an orphan
-  // would be), then started with the library loaded.
-  const restarted = await dist.startEmbeddedPostgres(db.dataDir);
-  return {
-    ...restarted,
-    dataDir: db.dataDir,
-    async stop() {
-      await restarted.stop();
-      await db.stop(); // removes the directory
-    },
   };
 }
 
@@ -173,7 +149,8 @@ async function baselineRun(receiverUrl, count, body) {
 }
 
 const result = await withCleanup(async (track) => {
-  const db = await startDatabase();
+  // With pg_stat_statements loaded when BENCH_PG_STATS=1 (a restart).
+  const db = await stack.startDatabase({ statements: PG_STATS });
   track(() => db.stop());
   const url = await stack.createDatabase(db.adminUrl, 'bench_webhooks');
   const client = new pg.Client({ connectionString: url });

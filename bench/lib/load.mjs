@@ -2,12 +2,13 @@
 // memory meanwhile. Every request goes to 127.0.0.1.
 import autocannon from 'autocannon';
 import { cpuMeter } from './cpu.mjs';
+import { setting } from './smoke.mjs';
 import { rssMiB } from './stack.mjs';
 
-export const DURATION = Number(process.env.BENCH_DURATION ?? 10);
-export const WARMUP = Number(process.env.BENCH_WARMUP ?? 2);
+export const DURATION = setting('BENCH_DURATION', 10, 1);
+export const WARMUP = setting('BENCH_WARMUP', 2, 0);
 /** `bench:api` measures at each of these; `bench:growth` at the first. */
-export const CONNECTION_COUNTS = (process.env.BENCH_CONNECTIONS ?? '20,50').split(',').map(Number);
+export const CONNECTION_COUNTS = setting('BENCH_CONNECTIONS', '20,50', '2').split(',').map(Number);
 export const CONNECTIONS = CONNECTION_COUNTS[0];
 
 const pick = (list) => list[Math.floor(Math.random() * list.length)];
@@ -62,7 +63,8 @@ export async function measure(
   headers = {},
   connections = CONNECTIONS,
 ) {
-  await run(server, endpoint, headers, WARMUP, connections);
+  // autocannon runs at least one sample interval (1 s): a smoke run's warm-up of 0 is none.
+  if (WARMUP > 0) await run(server, endpoint, headers, WARMUP, connections);
   const cpu = cpuMeter(server.pid, postmaster);
   const samples = [];
   const sampler = setInterval(() => samples.push(rssMiB(server.pid)), 250);

@@ -8,14 +8,20 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
+import { postmasterPid } from './cpu.mjs';
 
 export const ROOT = path.resolve(import.meta.dirname, '..', '..');
 const require = createRequire(import.meta.url);
 const dist = (file) => require(path.join(ROOT, 'dist', 'src', file));
 
-/** Compiles the service (`npm run build`), as a fresh clone needs. */
-export function build() {
+/**
+ * Compiles the service (`npm run build`) and, with `web`, the browser apps (`npm run build:web`),
+ * as a fresh clone needs. BENCH_SKIP_BUILD=1 skips both, when `dist/` is current.
+ */
+export function build({ web = false } = {}) {
+  if (process.env.BENCH_SKIP_BUILD === '1') return;
   execFileSync('npm', ['run', 'build', '--silent'], { cwd: ROOT, stdio: 'inherit' });
+  if (web) execFileSync('npm', ['run', 'build:web', '--silent'], { cwd: ROOT, stdio: 'inherit' });
 }
 
 export function freePort() {
@@ -30,10 +36,55 @@ export function freePort() {
 }
 
 /**
+ * `count` free ports, all different: each is held until every one is chosen, so servers started
+ * side by side never get the same one.
+ */
+export async function freePorts(count) {
+  const servers = [];
+  try {
+    for (let i = 0; i < count; i += 1) {
+      const server = net.createServer();
+      servers.push(server);
+      await new Promise((resolve, reject) => {
+        server.once('error', reject);
+        server.listen(0, '127.0.0.1', resolve);
+      });
+    }
+    return servers.map((server) => server.address().port);
+  } finally {
+    await Promise.all(servers.map((server) => new Promise((resolve) => server.close(resolve))));
+  }
+}
+
+/**
+ * BENCH_DATABASE_ADMIN_URL: a running PostgreSQL (a superuser URL) to create the benchmark's
+ * databases on, instead of an embedded server of its own. The smoke test passes the test run's
+ * server: starting, stopping and removing a server of their own would cost each smoke run more
+ * than its work. Figures measured beside other work on a shared server are not comparable.
+ */
+const SHARED_ADMIN_URL = process.env.BENCH_DATABASE_ADMIN_URL || undefined;
+/**
+ * BENCH_DATABASE_TEMPLATE: a migrated database on that server, cloned for each new database
+ * instead of running the migrations again (the smoke test passes the template its run migrated
+ * with the same compiled runner).
+ */
+const TEMPLATE = process.env.BENCH_DATABASE_TEMPLATE || undefined;
+/** On a shared server, the databases this process created there (dropped by `stop()`). */
+const created = new Set();
+
+/**
+ * On a shared server, a database's name carries this process's id: two runs never meet in one
+ * database, and what one leaves behind is recognisable.
+ */
+const databaseName = (name) => (SHARED_ADMIN_URL ? `${name}_${process.pid}` : name);
+
+/**
  * An embedded PostgreSQL on a temporary data directory, removed again by `stop()`. With
  * `statements`, `pg_stat_statements` is loaded (a restart) for counting statements per request.
+ * `postmasterPid` is the server's, for its CPU time (bench/lib/cpu.mjs).
  */
 export async function startDatabase({ statements = false } = {}) {
+  if (SHARED_ADMIN_URL) return sharedServer(SHARED_ADMIN_URL, statements);
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'scs-bench-'));
   // As root, the server runs as the `postgres` user, which must be able to enter the directory.
   chmodSync(dataDir, 0o755);
@@ -53,9 +104,40 @@ export async function startDatabase({ statements = false } = {}) {
   return {
     ...embedded,
     dataDir,
+    postmasterPid: postmasterPid(dataDir),
     async stop() {
       await embedded.stop();
       rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** BENCH_DATABASE_ADMIN_URL's server, left running by `stop()`, which drops our databases. */
+async function sharedServer(adminUrl, statements) {
+  if (statements) {
+    throw new Error(
+      'pg_stat_statements needs a restart of the server, which a shared one (BENCH_DATABASE_ADMIN_URL) does not get: unset it',
+    );
+  }
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  const directory = await admin
+    .query(`SELECT current_setting('data_directory') AS dir`)
+    .finally(() => admin.end());
+  // The postmaster's pid, when the server runs on this machine (its CPU is then counted too).
+  let pid;
+  try {
+    pid = Number(readFileSync(`${directory.rows[0].dir}/postmaster.pid`, 'utf8').split('\n')[0]);
+  } catch {
+    pid = undefined;
+  }
+  return {
+    adminUrl,
+    dataDir: undefined,
+    postmasterPid: pid,
+    async stop() {
+      for (const name of created) await drop(adminUrl, name);
+      created.clear();
     },
   };
 }
@@ -97,23 +179,31 @@ export async function startRedis() {
   };
 }
 
-/** A new, migrated database on the server; returns its URL. */
-export async function createDatabase(adminUrl, name) {
+/** A new, migrated database on the server (or a clone of BENCH_DATABASE_TEMPLATE); its URL. */
+export async function createDatabase(adminUrl, given) {
+  const name = databaseName(given);
+  if (SHARED_ADMIN_URL) created.add(name);
   const admin = new pg.Client({ connectionString: adminUrl });
   await admin.connect();
   try {
     await admin.query(`DROP DATABASE IF EXISTS ${name}`);
-    await admin.query(`CREATE DATABASE ${name}`);
+    await admin.query(`CREATE DATABASE ${name}${TEMPLATE ? ` TEMPLATE ${TEMPLATE}` : ''}`);
   } finally {
     await admin.end();
   }
   const url = new URL(adminUrl);
   url.pathname = `/${name}`;
-  await dist('database/migrate.js').runMigrations(url.toString());
+  if (!TEMPLATE) await dist('database/migrate.js').runMigrations(url.toString());
   return url.toString();
 }
 
-export async function dropDatabase(adminUrl, name) {
+export async function dropDatabase(adminUrl, given) {
+  const name = databaseName(given);
+  created.delete(name);
+  await drop(adminUrl, name);
+}
+
+async function drop(adminUrl, name) {
   const admin = new pg.Client({ connectionString: adminUrl });
   await admin.connect();
   await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`).finally(() => admin.end());
@@ -153,6 +243,12 @@ async function startNodeServer(name, script, env, port, readyPath, nodeArgs = []
   child.stdout.on('data', (chunk) => (output = (output + chunk).slice(-20_000)));
   child.stderr.on('data', (chunk) => (output = (output + chunk).slice(-20_000)));
   const exited = new Promise((resolve) => child.once('exit', resolve));
+  // A server still running when this process exits goes with it: until it is ready nobody tracks
+  // it, and a run interrupted meanwhile (Ctrl+C) left it running. An exit cannot wait for a
+  // graceful stop (the tracked servers had theirs before).
+  const orphaned = () => child.kill('SIGKILL');
+  process.once('exit', orphaned);
+  void exited.then(() => process.removeListener('exit', orphaned));
   const url = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + 60_000;
   for (;;) {
