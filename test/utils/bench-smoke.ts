@@ -2,8 +2,8 @@ import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { addToError } from '../utils/error-context';
-import { adminUrl, ROOT, TEMPLATE_DATABASE } from '../utils/test-env';
+import { addToError } from './error-context';
+import { adminUrl, ROOT, TEMPLATE_DATABASE } from './test-env';
 
 /**
  * Issue 39, point 6: the benchmarks cannot rot either. Each script of bench/ runs here at its
@@ -20,7 +20,7 @@ import { adminUrl, ROOT, TEMPLATE_DATABASE } from '../utils/test-env';
  * bench:realtime's pass on two instances) are left out: each costs about as much again as its
  * PostgreSQL run, and the Redis wiring has suites of its own (live-chat-instances, outbox, ...).
  */
-interface Smoke {
+export interface Smoke {
   /** bench/<script>.mjs */
   script: string;
   /** Arguments, made when the run starts. */
@@ -57,7 +57,8 @@ function cpuProfile(): string[] {
 }
 
 // package.json's order (bench:api ... bench:crawl), then the two tools.
-const SMOKES: Smoke[] = [
+/** Every script of bench/ but the baselines, each run by one of the two bench-smoke suites. */
+export const SMOKES: Smoke[] = [
   { script: 'api' },
   { script: 'growth' },
   { script: 'webhooks' },
@@ -163,31 +164,54 @@ function killGroup(child: ChildProcess): void {
   }
 }
 
-describe('Benchmarks in smoke mode (issue 39)', () => {
-  // The limit, and time for a script past it to stop what it started.
-  jest.setTimeout((LIMIT_SECONDS + 20) * 1000);
+/**
+ * The suite of `scripts` (names from SMOKES): each runs in smoke mode and must exit 0 leaving
+ * nothing running. Two suites share the scripts so that CI's two jest workers share the time.
+ */
+export function describeSmokes(title: string, scripts: string[]): void {
+  describe(title, () => {
+    // The limit, and time for a script past it to stop what it started.
+    jest.setTimeout((LIMIT_SECONDS + 20) * 1000);
 
-  afterAll(() => {
-    if (current) killGroup(current);
-    for (const dir of scratch) rmSync(dir, { recursive: true, force: true });
-  });
-
-  it('runs every script of bench/ but the baselines it starts', () => {
-    const scripts = readdirSync(BENCH).filter(
-      (file) => file.endsWith('.mjs') && !SERVERS.includes(file),
-    );
-    expect(SMOKES.map((smoke) => `${smoke.script}.mjs`).sort()).toEqual(scripts.sort());
-  });
-
-  for (const smoke of SMOKES) {
-    it(`bench/${smoke.script}.mjs exits 0, leaving nothing running`, async () => {
-      const { code, output, leftBehind } = await runSmoke(smoke);
-      try {
-        expect({ code, leftBehind }).toEqual({ code: 0, leftBehind: [] });
-      } catch (error) {
-        addToError(error as Error, `bench/${smoke.script}.mjs, its output's end:\n${tail(output)}`);
-        throw error;
-      }
+    afterAll(() => {
+      if (current) killGroup(current);
+      for (const dir of scratch) rmSync(dir, { recursive: true, force: true });
     });
-  }
-});
+
+    for (const name of scripts) {
+      const smoke = SMOKES.find((entry) => entry.script === name);
+      if (!smoke) throw new Error(`bench/${name}.mjs is not in SMOKES`);
+      it(`bench/${smoke.script}.mjs exits 0, leaving nothing running`, async () => {
+        const { code, output, leftBehind } = await runSmoke(smoke);
+        try {
+          expect({ code, leftBehind }).toEqual({ code: 0, leftBehind: [] });
+        } catch (error) {
+          addToError(
+            error as Error,
+            `bench/${smoke.script}.mjs, its output's end:\n${tail(output)}`,
+          );
+          throw error;
+        }
+      });
+    }
+  });
+}
+
+/** The two suites' shares of SMOKES (bench-smoke-servers and bench-smoke-clients). */
+export const SMOKE_SHARES = {
+  servers: ['api', 'webhooks', 'seed', 'mail', 'metrics', 'profile-stages', 'async-context-cost'],
+  clients: [
+    'growth',
+    'realtime',
+    'widget',
+    'dashboard',
+    'help-center',
+    'answer-bot',
+    'content-import',
+  ],
+};
+
+/** Every script of bench/ but the baselines it starts. */
+export function benchScripts(): string[] {
+  return readdirSync(BENCH).filter((file) => file.endsWith('.mjs') && !SERVERS.includes(file));
+}
