@@ -212,6 +212,21 @@ export class Environment {
   @Min(1024)
   INBOUND_MAIL_MAX_BYTES = 25 * 1024 * 1024;
 
+  /**
+   * Ticket acknowledgements one email inbox, and one organization, may send per hour; past them
+   * the ticket is still opened but nothing is mailed (forged senders must not turn the inbox
+   * into a mailer to strangers).
+   */
+  @Transform(toInteger)
+  @IsInt()
+  @Min(0)
+  MAIL_ACKS_PER_HOUR_PER_INBOX = 50;
+
+  @Transform(toInteger)
+  @IsInt()
+  @Min(0)
+  MAIL_ACKS_PER_HOUR_PER_ORG = 200;
+
   /** Mails one client address may hand the SMTP listener per minute (then 421 / 451). */
   @Transform(toInteger)
   @IsInt()

@@ -70,6 +70,10 @@ describe('email inboxes', () => {
       )
     ).rows;
 
+  const siteName = async (siteId: number) =>
+    (await db.query<{ name: string }>(`SELECT name FROM sites WHERE id = $1`, [siteId])).rows[0]
+      .name;
+
   beforeAll(async () => {
     smtp = await startSmtp();
     inboundPort = await freePort();
@@ -80,6 +84,8 @@ describe('email inboxes', () => {
       INBOUND_EMAIL_TOKEN: INBOUND_TOKEN,
       INBOUND_SMTP_PORT: String(inboundPort),
       INBOUND_SMTP_HOST: '127.0.0.1',
+      MAIL_ACKS_PER_HOUR_PER_INBOX: '6',
+      MAIL_ACKS_PER_HOUR_PER_ORG: '8',
     }));
     org = await registerOrganization(app.url, 'Acme');
   });
@@ -199,8 +205,10 @@ describe('email inboxes', () => {
     expect(agentView.body.data.source).toBe('email');
 
     const ack = await simpleParser((await smtp.next('carol@example.com')).raw);
-    expect(ack.subject).toBe(`[#${ticket.ticket_number}] Order 1234 never arrived`);
+    // The ticket number and the site's name: nothing the sender wrote.
+    expect(ack.subject).toBe(`[#${ticket.ticket_number}] ${await siteName(inbox.site_id)}`);
     expect(ack.text).toContain(`Its number is ${ticket.ticket_number}.`);
+    expect(ack.text).not.toContain('Carol');
     expect(ack.headers.get('auto-submitted')).toBe('auto-replied');
     const replyTo = ack.replyTo!.value[0].address!;
     expect(replyTo).toMatch(/^reply\+[a-z2-7]{32}@reply\.acme\.example$/);
@@ -296,6 +304,62 @@ describe('email inboxes', () => {
       `SELECT count(*)::int AS n FROM tickets WHERE customer_email = 'flood@example.com'`,
     );
     expect(tickets.rows[0].n).toBe(7);
+  });
+
+  it('acknowledges forged senders with no word of theirs, and only up to the hourly caps', async () => {
+    const spammed = await registerOrganization(app.url, 'Prize target');
+    const inbox = async (address: string) =>
+      (
+        await request(app.url)
+          .post('/api/agent/email-inboxes')
+          .set(bearer(spammed.token))
+          .send({ name: address, address })
+          .expect(201)
+      ).body.data as Inbox;
+    const first = await inbox('help@prize-target.example');
+    const second = await inbox('sales@prize-target.example');
+    const spam = (i: number, to: string) =>
+      [
+        `From: "Claim your prize at http://spam.example" <victim${i}@victims.example>`,
+        `To: ${to}`,
+        'Subject: You won 1000 EUR at http://spam.example',
+        `Message-ID: <prize-${i}-${Date.now()}@spam.example>`,
+        'Content-Type: text/plain; charset=utf-8',
+        '',
+        'Claim it now.',
+        '',
+      ].join('\r\n');
+    // Eight to the first inbox (capped at 6 an hour), then four to the second: the organization's
+    // cap (8) leaves it two.
+    for (let i = 0; i < 8; i += 1) await post(spam(i, first.address)).expect(200);
+    for (let i = 8; i < 12; i += 1) await post(spam(i, second.address)).expect(200);
+    await settled(db, MAIL_QUEUES);
+    const toVictims = smtp.mails.filter((mail) =>
+      mail.to.some((to) => to.endsWith('@victims.example')),
+    );
+    expect(toVictims).toHaveLength(8);
+    const byInbox = (from: number, to: number) =>
+      toVictims.filter((mail) =>
+        mail.to.some((address) => {
+          const n = Number(/^victim(\d+)@/.exec(address)?.[1]);
+          return n >= from && n < to;
+        }),
+      );
+    expect(byInbox(0, 8)).toHaveLength(6);
+    expect(byInbox(8, 12)).toHaveLength(2);
+    const name = await siteName(first.site_id);
+    for (const mail of toVictims) {
+      const parsed = await simpleParser(mail.raw);
+      expect(mail.raw).not.toContain('spam.example');
+      expect(parsed.subject).toMatch(new RegExp(`^\\[#TKT-[0-9-]+\\] ${name}$`));
+      expect(parsed.to).toMatchObject({ value: [{ name: '' }] });
+    }
+    // Every mail still opened its ticket.
+    const tickets = await db.query(
+      `SELECT count(*)::int AS n FROM tickets WHERE organization_id = $1`,
+      [spammed.organization.id],
+    );
+    expect(tickets.rows[0].n).toBe(12);
   });
 
   it('accepts mail for an inbox address over SMTP and still refuses everything else', async () => {
