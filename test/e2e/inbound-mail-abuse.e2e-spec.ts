@@ -157,4 +157,46 @@ describe('incoming mail: a 50 MiB mail and a bomb of 1 000', () => {
     expect(tickets.body.total).toBe(accepted);
     await request(app.url).get('/health/ready').expect(200);
   }, 120_000);
+
+  it('matches by the envelope, else by the first 50 header addresses only', async () => {
+    // Distinct addresses shaped like reply tokens (32 base32 letters), none of them live.
+    const tokenShaped = (i: number) =>
+      `reply+${'a'.repeat(27)}${String(i)
+        .padStart(5, '0')
+        .replace(/\d/g, (d) => 'bcdefghijk'[Number(d)])}@reply.acme.example`;
+    const mail = (subject: string, to: string[]) =>
+      [
+        'From: Mallory <mallory@example.test>',
+        `To: ${to.join(', ')}`,
+        `Subject: ${subject}`,
+        `Message-ID: <${subject.replace(/\W/g, '-')}-${Date.now()}@example.test>`,
+        'Content-Type: text/plain; charset=utf-8',
+        '',
+        'Hello',
+        '',
+      ].join('\r\n');
+    const post = (raw: string, recipient?: string) =>
+      request(app.url)
+        .post('/api/inbound/email')
+        .query(recipient ? { recipient } : {})
+        .set({ Authorization: `Bearer ${INBOUND_TOKEN}`, 'Content-Type': 'message/rfc822' })
+        .send(Buffer.from(raw));
+    const bogus = (n: number) => Array.from({ length: n }, (_, i) => tokenShaped(i));
+
+    // Thousands of header addresses, one envelope recipient (the HTTP door's `recipient`; the
+    // SMTP door's RCPT TO is the same envelope, and this client is past its SMTP rate by now).
+    const byHttp = await post(mail('Many headers', bogus(5000)), forwarding).expect(200);
+    expect(byHttp.body.data.ticket_id).toEqual(expect.any(Number));
+    const tickets = await request(app.url)
+      .get('/api/agent/tickets?q=Many headers')
+      .set('Authorization', `Bearer ${org.token}`)
+      .expect(200);
+    expect(tickets.body.total).toBe(1);
+
+    // No envelope: the inbox's address is read as the 50th header address, not as the 51st.
+    await post(mail('Fiftieth', [...bogus(49), 'support@acme.example'])).expect(200);
+    const unmatched = await post(mail('Fifty-first', [...bogus(50), 'support@acme.example']));
+    expect(unmatched.status).toBe(422);
+    expect(unmatched.body.errors).toHaveProperty('recipient');
+  }, 60_000);
 });
