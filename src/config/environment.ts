@@ -84,7 +84,16 @@ export class Environment {
   @Min(1)
   AUDIT_RETENTION_DAYS = 365;
 
-  /** How often the retention job (audit log, sites' `retention_days`) runs: daily by default. */
+  /**
+   * Days incoming raw mail (processed or not) and outgoing mail-log rows are kept; the retention
+   * job deletes older ones. A refused incoming mail's raw body is dropped at once.
+   */
+  @Transform(toInteger)
+  @IsInt()
+  @Min(1)
+  MAIL_RETENTION_DAYS = 30;
+
+  /** How often the retention job (audit log, sites' `retention_days`, mail) runs: daily by default. */
   @Transform(toInteger)
   @IsInt()
   @Min(1)

@@ -112,6 +112,11 @@ export class InboundMailWorkerRepository {
     return row.taken;
   }
 
+  /**
+   * Refused or a duplicate: the row stays (what was refused and why, for the operator), the raw
+   * mail does not. A stranger's refused mail is nobody's to keep, and keeping it let anyone fill
+   * the database with mail that is answered 550.
+   */
   async markRejected(
     id: string,
     outcome: string,
@@ -121,7 +126,7 @@ export class InboundMailWorkerRepository {
     await sql(
       this.dataSource,
       query`UPDATE inbound_mails SET status = $3, outcome = $2, organization_id = $4,
-         attempts = attempts + 1, processed_at = now()
+         attempts = attempts + 1, processed_at = now(), raw = '\\x'::bytea
        WHERE id = $1 AND status = 'received'`,
       [id, outcome, status, organizationId],
     );
@@ -145,5 +150,17 @@ export class InboundMailWorkerRepository {
        ORDER BY received_at LIMIT $2`,
       [olderThanSeconds, limit],
     );
+  }
+
+  /** Retention (MAIL_RETENTION_DAYS): incoming mails stored longer ago, whatever became of them. */
+  async deleteOlderThan(days: number): Promise<number> {
+    const rows = await sql(
+      this.dataSource,
+      query<{
+        id: string;
+      }>`DELETE FROM inbound_mails WHERE received_at < now() - make_interval(days => $1) RETURNING id`,
+      [days],
+    );
+    return rows.length;
   }
 }
