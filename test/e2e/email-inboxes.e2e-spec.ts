@@ -362,6 +362,33 @@ describe('email inboxes', () => {
     expect(tickets.rows[0].n).toBe(12);
   });
 
+  it('takes the same Message-ID once when it arrives four times at once', async () => {
+    const inbox = (
+      await request(app.url)
+        .post('/api/agent/email-inboxes')
+        .set(bearer(org.token))
+        .send({ name: 'Orders', address: 'orders@acme.example', acknowledge: false })
+        .expect(201)
+    ).body.data as Inbox;
+    const mail = raw({
+      from: 'erin@example.com',
+      to: inbox.address,
+      subject: 'Sent four times at once',
+      text: 'Only once, please.',
+    });
+    const answers = await Promise.all([1, 2, 3, 4].map(() => post(mail).expect(200)));
+    expect(answers.map((answer) => answer.body.data.status as string).sort()).toEqual([
+      'duplicate',
+      'duplicate',
+      'duplicate',
+      'processed',
+    ]);
+    const tickets = await db.query(
+      `SELECT count(*)::int AS n FROM tickets WHERE subject = 'Sent four times at once'`,
+    );
+    expect(tickets.rows[0].n).toBe(1);
+  });
+
   it('accepts mail for an inbox address over SMTP and still refuses everything else', async () => {
     const client = createTransport({ host: '127.0.0.1', port: inboundPort, ignoreTLS: true });
     await expect(

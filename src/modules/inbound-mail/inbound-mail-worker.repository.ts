@@ -99,17 +99,26 @@ export class InboundMailWorkerRepository {
     }
   }
 
-  /** Whether this organization already took a mail with this Message-ID. */
-  async alreadyTaken(organizationId: string, messageId: string): Promise<boolean> {
-    const [row] = await sql(
-      this.dataSource,
-      query<{
-        taken: boolean;
-      }>`SELECT EXISTS (SELECT 1 FROM inbound_mails WHERE organization_id = $1 AND message_id = $2
-         AND status = 'processed') AS taken`,
-      [organizationId, messageId],
-    );
-    return row.taken;
+  /**
+   * Claims the Message-ID for this mail in its organization before it is delivered: false when
+   * another mail (another door, another instance, the same mail sent four times at once) holds
+   * it, received or processed. The unique index decides, so a check that reads first cannot let
+   * two through. The claim is the mail's own row: the sweep that parses it again after a crash
+   * claims it again without conflict, and refusing the mail (any other status) releases it.
+   */
+  async claimMessageId(id: string, organizationId: string, messageId: string): Promise<boolean> {
+    try {
+      await sql(
+        this.dataSource,
+        query`UPDATE inbound_mails SET organization_id = $2, message_id = $3
+         WHERE id = $1 AND status = 'received'`,
+        [id, organizationId, messageId],
+      );
+      return true;
+    } catch (error) {
+      if (!isUniqueViolation(error)) throw error;
+      return false;
+    }
   }
 
   /**

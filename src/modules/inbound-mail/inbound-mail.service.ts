@@ -157,9 +157,15 @@ export class InboundMailService {
     return { status: 'rejected', outcome: 'unknown_recipient' };
   }
 
-  /** Whether the organization took this Message-ID before (then the mail is a duplicate). */
+  /**
+   * Whether another mail of the organization holds this Message-ID (then this one is a
+   * duplicate); else this mail now holds it, before anything is delivered.
+   */
   private async duplicate(id: string, organizationId: string, parsed: ParsedInbound) {
-    if (!parsed.messageId || !(await this.store.alreadyTaken(organizationId, parsed.messageId))) {
+    if (
+      !parsed.messageId ||
+      (await this.store.claimMessageId(id, organizationId, parsed.messageId))
+    ) {
       return false;
     }
     await this.store.markRejected(id, 'duplicate', 'duplicate', organizationId);
