@@ -84,6 +84,7 @@ describe('email inboxes', () => {
       INBOUND_EMAIL_TOKEN: INBOUND_TOKEN,
       INBOUND_SMTP_PORT: String(inboundPort),
       INBOUND_SMTP_HOST: '127.0.0.1',
+      MAIL_FROM: 'no-reply@service.acme.example',
       MAIL_ACKS_PER_HOUR_PER_INBOX: '6',
       MAIL_ACKS_PER_HOUR_PER_ORG: '8',
     }));
@@ -387,6 +388,40 @@ describe('email inboxes', () => {
       `SELECT count(*)::int AS n FROM tickets WHERE subject = 'Sent four times at once'`,
     );
     expect(tickets.rows[0].n).toBe(1);
+  });
+
+  it("refuses the service's own addresses as an inbox", async () => {
+    for (const address of [
+      `postmaster@${DOMAIN}`,
+      `abuse@${DOMAIN}`,
+      `support@${DOMAIN.toUpperCase()}`,
+      'no-reply@service.acme.example',
+      'postmaster@service.acme.example',
+    ]) {
+      const refused = await request(app.url)
+        .post('/api/agent/email-inboxes')
+        .set(bearer(org.token))
+        .send({ name: 'Mine now', address })
+        .expect(422);
+      expect(refused.body).toMatchObject({
+        status: false,
+        error_code: 'validation_failed',
+        errors: { address: [expect.any(String)] },
+      });
+    }
+    const inbox = (
+      await request(app.url)
+        .post('/api/agent/email-inboxes')
+        .set(bearer(org.token))
+        .send({ name: 'Help', address: 'help@acme.example' })
+        .expect(201)
+    ).body.data as Inbox;
+    const changed = await request(app.url)
+      .patch(`/api/agent/email-inboxes/${inbox.id}`)
+      .set(bearer(org.token))
+      .send({ address: `abuse@${DOMAIN}` })
+      .expect(422);
+    expect(changed.body.errors).toHaveProperty('address');
   });
 
   it('accepts mail for an inbox address over SMTP and still refuses everything else', async () => {
