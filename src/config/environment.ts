@@ -236,7 +236,10 @@ export class Environment {
   @Min(0)
   MAIL_ACKS_PER_HOUR_PER_ORG = 200;
 
-  /** Mails one client address may hand the SMTP listener per minute (then 421 / 451). */
+  /**
+   * Mails and refused recipients one client address may hand the SMTP listener per minute (then
+   * 421 / 451).
+   */
   @Transform(toInteger)
   @IsInt()
   @Min(1)

@@ -1,4 +1,5 @@
 import { simpleParser } from 'mailparser';
+import net from 'node:net';
 import { createTransport } from 'nodemailer';
 import type { Pool } from 'pg';
 import request from 'supertest';
@@ -440,5 +441,77 @@ describe('email inboxes', () => {
       `SELECT source FROM tickets WHERE subject = 'Straight to the support address'`,
     );
     expect(rows.rows).toEqual([{ source: 'email' }]);
+  });
+
+  it('ends an SMTP session after a few unknown recipients, and counts them against the rate', async () => {
+    /** A plain SMTP session: each command answers its reply's code, or 0 once closed. */
+    const session = async () => {
+      const socket = net.connect(inboundPort, '127.0.0.1');
+      const replies: number[] = [];
+      const waiting: ((code: number) => void)[] = [];
+      let closed = false;
+      let buffer = '';
+      const deliver = (code: number) => {
+        const next = waiting.shift();
+        if (next) next(code);
+        else replies.push(code);
+      };
+      socket.on('data', (chunk: Buffer) => {
+        buffer += chunk.toString();
+        let end: number;
+        while ((end = buffer.indexOf('\r\n')) >= 0) {
+          const line = buffer.slice(0, end);
+          buffer = buffer.slice(end + 2);
+          if (/^\d{3} /.test(line)) deliver(Number(line.slice(0, 3)));
+        }
+      });
+      socket.on('close', () => {
+        closed = true;
+        while (waiting.length > 0) waiting.shift()!(0);
+      });
+      socket.on('error', () => undefined);
+      const reply = () =>
+        new Promise<number>((resolve) => {
+          if (replies.length > 0) resolve(replies.shift()!);
+          else if (closed) resolve(0);
+          else waiting.push(resolve);
+        });
+      await reply();
+      return {
+        command: (line: string) => {
+          if (!closed) socket.write(`${line}\r\n`);
+          return reply();
+        },
+        end: () => socket.destroy(),
+      };
+    };
+
+    // One session trying 300 addresses: three 550s, then the session is ended.
+    const probe = await session();
+    expect(await probe.command('HELO probe.example')).toBe(250);
+    expect(await probe.command('MAIL FROM:<probe@example.com>')).toBe(250);
+    const codes: number[] = [];
+    for (let i = 0; i < 300; i += 1) {
+      const code = await probe.command(`RCPT TO:<guess-${i}@acme.example>`);
+      codes.push(code);
+      if (code === 0) break;
+    }
+    probe.end();
+    expect(codes.slice(0, 4)).toEqual([550, 550, 550, 421]);
+    expect(codes.filter((code) => code === 550)).toHaveLength(3);
+
+    // Refused recipients count against the client's rate (60 a minute): new sessions of guesses
+    // soon meet a 451 at MAIL FROM, never 300 more answers.
+    let mailFrom = 250;
+    for (let round = 0; round < 30 && mailFrom === 250; round += 1) {
+      const next = await session();
+      await next.command('HELO probe.example');
+      mailFrom = await next.command('MAIL FROM:<probe@example.com>');
+      for (let i = 0; mailFrom === 250 && i < 4; i += 1) {
+        if ((await next.command(`RCPT TO:<guess-${round}-${i}@acme.example>`)) === 0) break;
+      }
+      next.end();
+    }
+    expect(mailFrom).toBe(451);
   });
 });
