@@ -84,7 +84,16 @@ export class Environment {
   @Min(1)
   AUDIT_RETENTION_DAYS = 365;
 
-  /** How often the retention job (audit log, sites' `retention_days`) runs: daily by default. */
+  /**
+   * Days incoming raw mail (processed or not) and outgoing mail-log rows are kept; the retention
+   * job deletes older ones. A refused incoming mail's raw body is dropped at once.
+   */
+  @Transform(toInteger)
+  @IsInt()
+  @Min(1)
+  MAIL_RETENTION_DAYS = 30;
+
+  /** How often the retention job (audit log, sites' `retention_days`, mail) runs: daily by default. */
   @Transform(toInteger)
   @IsInt()
   @Min(1)
@@ -212,7 +221,25 @@ export class Environment {
   @Min(1024)
   INBOUND_MAIL_MAX_BYTES = 25 * 1024 * 1024;
 
-  /** Mails one client address may hand the SMTP listener per minute (then 421 / 451). */
+  /**
+   * Ticket acknowledgements one email inbox, and one organization, may send per hour; past them
+   * the ticket is still opened but nothing is mailed (forged senders must not turn the inbox
+   * into a mailer to strangers).
+   */
+  @Transform(toInteger)
+  @IsInt()
+  @Min(0)
+  MAIL_ACKS_PER_HOUR_PER_INBOX = 50;
+
+  @Transform(toInteger)
+  @IsInt()
+  @Min(0)
+  MAIL_ACKS_PER_HOUR_PER_ORG = 200;
+
+  /**
+   * Mails and refused recipients one client address may hand the SMTP listener per minute (then
+   * 421 / 451).
+   */
   @Transform(toInteger)
   @IsInt()
   @Min(1)

@@ -29,6 +29,7 @@ const WORKER_REPOSITORIES: Record<string, string[]> = {
   'modules/inbound-mail/inbound-mail-worker.repository.ts': [
     'modules/inbound-mail/inbound-mail.service.ts',
     'modules/inbound-mail/inbound-mail.sweep.ts',
+    'modules/inbound-mail/mail-retention.processor.ts',
     'modules/inbound-mail/inbound-mail.module.ts',
   ],
   'common/crypto/sealed-values-maintenance.repository.ts': [
@@ -110,6 +111,11 @@ const EXEMPT: { file: string; table: string; reason: string }[] = [
     reason: 'the retention job deletes the expired rows of every organization',
   },
   {
+    file: 'modules/mail/mail.repository.ts',
+    table: 'mail_log',
+    reason: 'the mail retention job deletes the expired rows of every organization',
+  },
+  {
     file: 'modules/idempotency/idempotency.repository.ts',
     table: 'idempotency_keys',
     reason: 'keyed by the API key, a credential of one organization',
@@ -177,6 +183,8 @@ const UNSCOPED_METHODS: Record<string, string> = {
   'email-inboxes.repository.ts imapMailboxes':
     'the IMAP pollers share out the inboxes that read a mailbox; each lease and status write names the organization',
   'mail.repository.ts findToken': 'a reply or unsubscribe token, found by its hash: the capability',
+  'mail.repository.ts deleteOlderThan':
+    'the mail retention job deletes the expired log rows of every organization',
   'mail.repository.ts staleQueued':
     'the re-queue sweep reads ids of stuck mails only; each job then names its organization',
   'visitors.repository.ts uidExists':

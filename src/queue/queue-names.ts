@@ -7,6 +7,7 @@ export enum QueueName {
   AgentNotifications = 'agent-notifications',
   AuditRetention = 'audit-retention',
   VisitorRetention = 'visitor-retention',
+  MailRetention = 'mail-retention',
   ContentImport = 'content-import',
 }
 

@@ -1,4 +1,5 @@
 import { simpleParser } from 'mailparser';
+import net from 'node:net';
 import { createTransport } from 'nodemailer';
 import type { Pool } from 'pg';
 import request from 'supertest';
@@ -70,6 +71,10 @@ describe('email inboxes', () => {
       )
     ).rows;
 
+  const siteName = async (siteId: number) =>
+    (await db.query<{ name: string }>(`SELECT name FROM sites WHERE id = $1`, [siteId])).rows[0]
+      .name;
+
   beforeAll(async () => {
     smtp = await startSmtp();
     inboundPort = await freePort();
@@ -80,6 +85,9 @@ describe('email inboxes', () => {
       INBOUND_EMAIL_TOKEN: INBOUND_TOKEN,
       INBOUND_SMTP_PORT: String(inboundPort),
       INBOUND_SMTP_HOST: '127.0.0.1',
+      MAIL_FROM: 'no-reply@service.acme.example',
+      MAIL_ACKS_PER_HOUR_PER_INBOX: '6',
+      MAIL_ACKS_PER_HOUR_PER_ORG: '8',
     }));
     org = await registerOrganization(app.url, 'Acme');
   });
@@ -199,8 +207,10 @@ describe('email inboxes', () => {
     expect(agentView.body.data.source).toBe('email');
 
     const ack = await simpleParser((await smtp.next('carol@example.com')).raw);
-    expect(ack.subject).toBe(`[#${ticket.ticket_number}] Order 1234 never arrived`);
+    // The ticket number and the site's name: nothing the sender wrote.
+    expect(ack.subject).toBe(`[#${ticket.ticket_number}] ${await siteName(inbox.site_id)}`);
     expect(ack.text).toContain(`Its number is ${ticket.ticket_number}.`);
+    expect(ack.text).not.toContain('Carol');
     expect(ack.headers.get('auto-submitted')).toBe('auto-replied');
     const replyTo = ack.replyTo!.value[0].address!;
     expect(replyTo).toMatch(/^reply\+[a-z2-7]{32}@reply\.acme\.example$/);
@@ -298,6 +308,123 @@ describe('email inboxes', () => {
     expect(tickets.rows[0].n).toBe(7);
   });
 
+  it('acknowledges forged senders with no word of theirs, and only up to the hourly caps', async () => {
+    const spammed = await registerOrganization(app.url, 'Prize target');
+    const inbox = async (address: string) =>
+      (
+        await request(app.url)
+          .post('/api/agent/email-inboxes')
+          .set(bearer(spammed.token))
+          .send({ name: address, address })
+          .expect(201)
+      ).body.data as Inbox;
+    const first = await inbox('help@prize-target.example');
+    const second = await inbox('sales@prize-target.example');
+    const spam = (i: number, to: string) =>
+      [
+        `From: "Claim your prize at http://spam.example" <victim${i}@victims.example>`,
+        `To: ${to}`,
+        'Subject: You won 1000 EUR at http://spam.example',
+        `Message-ID: <prize-${i}-${Date.now()}@spam.example>`,
+        'Content-Type: text/plain; charset=utf-8',
+        '',
+        'Claim it now.',
+        '',
+      ].join('\r\n');
+    // Eight to the first inbox (capped at 6 an hour), then four to the second: the organization's
+    // cap (8) leaves it two.
+    for (let i = 0; i < 8; i += 1) await post(spam(i, first.address)).expect(200);
+    for (let i = 8; i < 12; i += 1) await post(spam(i, second.address)).expect(200);
+    await settled(db, MAIL_QUEUES);
+    const toVictims = smtp.mails.filter((mail) =>
+      mail.to.some((to) => to.endsWith('@victims.example')),
+    );
+    expect(toVictims).toHaveLength(8);
+    const byInbox = (from: number, to: number) =>
+      toVictims.filter((mail) =>
+        mail.to.some((address) => {
+          const n = Number(/^victim(\d+)@/.exec(address)?.[1]);
+          return n >= from && n < to;
+        }),
+      );
+    expect(byInbox(0, 8)).toHaveLength(6);
+    expect(byInbox(8, 12)).toHaveLength(2);
+    const name = await siteName(first.site_id);
+    for (const mail of toVictims) {
+      const parsed = await simpleParser(mail.raw);
+      expect(mail.raw).not.toContain('spam.example');
+      expect(parsed.subject).toMatch(new RegExp(`^\\[#TKT-[0-9-]+\\] ${name}$`));
+      expect(parsed.to).toMatchObject({ value: [{ name: '' }] });
+    }
+    // Every mail still opened its ticket.
+    const tickets = await db.query(
+      `SELECT count(*)::int AS n FROM tickets WHERE organization_id = $1`,
+      [spammed.organization.id],
+    );
+    expect(tickets.rows[0].n).toBe(12);
+  });
+
+  it('takes the same Message-ID once when it arrives four times at once', async () => {
+    const inbox = (
+      await request(app.url)
+        .post('/api/agent/email-inboxes')
+        .set(bearer(org.token))
+        .send({ name: 'Orders', address: 'orders@acme.example', acknowledge: false })
+        .expect(201)
+    ).body.data as Inbox;
+    const mail = raw({
+      from: 'erin@example.com',
+      to: inbox.address,
+      subject: 'Sent four times at once',
+      text: 'Only once, please.',
+    });
+    const answers = await Promise.all([1, 2, 3, 4].map(() => post(mail).expect(200)));
+    expect(answers.map((answer) => answer.body.data.status as string).sort()).toEqual([
+      'duplicate',
+      'duplicate',
+      'duplicate',
+      'processed',
+    ]);
+    const tickets = await db.query(
+      `SELECT count(*)::int AS n FROM tickets WHERE subject = 'Sent four times at once'`,
+    );
+    expect(tickets.rows[0].n).toBe(1);
+  });
+
+  it("refuses the service's own addresses as an inbox", async () => {
+    for (const address of [
+      `postmaster@${DOMAIN}`,
+      `abuse@${DOMAIN}`,
+      `support@${DOMAIN.toUpperCase()}`,
+      'no-reply@service.acme.example',
+      'postmaster@service.acme.example',
+    ]) {
+      const refused = await request(app.url)
+        .post('/api/agent/email-inboxes')
+        .set(bearer(org.token))
+        .send({ name: 'Mine now', address })
+        .expect(422);
+      expect(refused.body).toMatchObject({
+        status: false,
+        error_code: 'validation_failed',
+        errors: { address: [expect.any(String)] },
+      });
+    }
+    const inbox = (
+      await request(app.url)
+        .post('/api/agent/email-inboxes')
+        .set(bearer(org.token))
+        .send({ name: 'Help', address: 'help@acme.example' })
+        .expect(201)
+    ).body.data as Inbox;
+    const changed = await request(app.url)
+      .patch(`/api/agent/email-inboxes/${inbox.id}`)
+      .set(bearer(org.token))
+      .send({ address: `abuse@${DOMAIN}` })
+      .expect(422);
+    expect(changed.body.errors).toHaveProperty('address');
+  });
+
   it('accepts mail for an inbox address over SMTP and still refuses everything else', async () => {
     const client = createTransport({ host: '127.0.0.1', port: inboundPort, ignoreTLS: true });
     await expect(
@@ -314,5 +441,77 @@ describe('email inboxes', () => {
       `SELECT source FROM tickets WHERE subject = 'Straight to the support address'`,
     );
     expect(rows.rows).toEqual([{ source: 'email' }]);
+  });
+
+  it('ends an SMTP session after a few unknown recipients, and counts them against the rate', async () => {
+    /** A plain SMTP session: each command answers its reply's code, or 0 once closed. */
+    const session = async () => {
+      const socket = net.connect(inboundPort, '127.0.0.1');
+      const replies: number[] = [];
+      const waiting: ((code: number) => void)[] = [];
+      let closed = false;
+      let buffer = '';
+      const deliver = (code: number) => {
+        const next = waiting.shift();
+        if (next) next(code);
+        else replies.push(code);
+      };
+      socket.on('data', (chunk: Buffer) => {
+        buffer += chunk.toString();
+        let end: number;
+        while ((end = buffer.indexOf('\r\n')) >= 0) {
+          const line = buffer.slice(0, end);
+          buffer = buffer.slice(end + 2);
+          if (/^\d{3} /.test(line)) deliver(Number(line.slice(0, 3)));
+        }
+      });
+      socket.on('close', () => {
+        closed = true;
+        while (waiting.length > 0) waiting.shift()!(0);
+      });
+      socket.on('error', () => undefined);
+      const reply = () =>
+        new Promise<number>((resolve) => {
+          if (replies.length > 0) resolve(replies.shift()!);
+          else if (closed) resolve(0);
+          else waiting.push(resolve);
+        });
+      await reply();
+      return {
+        command: (line: string) => {
+          if (!closed) socket.write(`${line}\r\n`);
+          return reply();
+        },
+        end: () => socket.destroy(),
+      };
+    };
+
+    // One session trying 300 addresses: three 550s, then the session is ended.
+    const probe = await session();
+    expect(await probe.command('HELO probe.example')).toBe(250);
+    expect(await probe.command('MAIL FROM:<probe@example.com>')).toBe(250);
+    const codes: number[] = [];
+    for (let i = 0; i < 300; i += 1) {
+      const code = await probe.command(`RCPT TO:<guess-${i}@acme.example>`);
+      codes.push(code);
+      if (code === 0) break;
+    }
+    probe.end();
+    expect(codes.slice(0, 4)).toEqual([550, 550, 550, 421]);
+    expect(codes.filter((code) => code === 550)).toHaveLength(3);
+
+    // Refused recipients count against the client's rate (60 a minute): new sessions of guesses
+    // soon meet a 451 at MAIL FROM, never 300 more answers.
+    let mailFrom = 250;
+    for (let round = 0; round < 30 && mailFrom === 250; round += 1) {
+      const next = await session();
+      await next.command('HELO probe.example');
+      mailFrom = await next.command('MAIL FROM:<probe@example.com>');
+      for (let i = 0; mailFrom === 250 && i < 4; i += 1) {
+        if ((await next.command(`RCPT TO:<guess-${round}-${i}@acme.example>`)) === 0) break;
+      }
+      next.end();
+    }
+    expect(mailFrom).toBe(451);
   });
 });

@@ -3,7 +3,7 @@ import { createTransport } from 'nodemailer';
 import type { Pool } from 'pg';
 import request from 'supertest';
 import { registerOrganization, type Registered } from '../factories/identity';
-import type { AppProcess } from '../utils/app-process';
+import { type AppProcess, eventually } from '../utils/app-process';
 import { freePort } from '../utils/local-server';
 import { startTestApp, type TestApp } from '../utils/test-app';
 
@@ -66,6 +66,8 @@ describe('incoming mail: a 50 MiB mail and a bomb of 1 000', () => {
       body,
       '',
     ].join('\r\n');
+  const lastInboundId = async () =>
+    (await db.query<{ id: string }>(`SELECT max(id)::text AS id FROM inbound_mails`)).rows[0].id;
   const stored = async () =>
     Number((await db.query<{ n: string }>(`SELECT count(*) AS n FROM inbound_mails`)).rows[0].n);
 
@@ -77,6 +79,8 @@ describe('incoming mail: a 50 MiB mail and a bomb of 1 000', () => {
       INBOUND_EMAIL_TOKEN: INBOUND_TOKEN,
       INBOUND_SMTP_PORT: String(inboundPort),
       INBOUND_SMTP_HOST: '127.0.0.1',
+      // The mail retention job every second (MAIL_RETENTION_DAYS stays 30).
+      RETENTION_EVERY_SECONDS: '1',
     }));
     org = await registerOrganization(app.url, 'Acme');
     const inbox = await request(app.url)
@@ -157,4 +161,90 @@ describe('incoming mail: a 50 MiB mail and a bomb of 1 000', () => {
     expect(tickets.body.total).toBe(accepted);
     await request(app.url).get('/health/ready').expect(200);
   }, 120_000);
+
+  it('matches by the envelope, else by the first 50 header addresses only', async () => {
+    // Distinct addresses shaped like reply tokens (32 base32 letters), none of them live.
+    const tokenShaped = (i: number) =>
+      `reply+${'a'.repeat(27)}${String(i)
+        .padStart(5, '0')
+        .replace(/\d/g, (d) => 'bcdefghijk'[Number(d)])}@reply.acme.example`;
+    const mail = (subject: string, to: string[]) =>
+      [
+        'From: Mallory <mallory@example.test>',
+        `To: ${to.join(', ')}`,
+        `Subject: ${subject}`,
+        `Message-ID: <${subject.replace(/\W/g, '-')}-${Date.now()}@example.test>`,
+        'Content-Type: text/plain; charset=utf-8',
+        '',
+        'Hello',
+        '',
+      ].join('\r\n');
+    const post = (raw: string, recipient?: string) =>
+      request(app.url)
+        .post('/api/inbound/email')
+        .query(recipient ? { recipient } : {})
+        .set({ Authorization: `Bearer ${INBOUND_TOKEN}`, 'Content-Type': 'message/rfc822' })
+        .send(Buffer.from(raw));
+    const bogus = (n: number) => Array.from({ length: n }, (_, i) => tokenShaped(i));
+
+    // Thousands of header addresses, one envelope recipient (the HTTP door's `recipient`; the
+    // SMTP door's RCPT TO is the same envelope, and this client is past its SMTP rate by now).
+    const byHttp = await post(mail('Many headers', bogus(5000)), forwarding).expect(200);
+    expect(byHttp.body.data.ticket_id).toEqual(expect.any(Number));
+    const tickets = await request(app.url)
+      .get('/api/agent/tickets?q=Many headers')
+      .set('Authorization', `Bearer ${org.token}`)
+      .expect(200);
+    expect(tickets.body.total).toBe(1);
+
+    // No envelope: the inbox's address is read as the 50th header address, not as the 51st.
+    await post(mail('Fiftieth', [...bogus(49), 'support@acme.example'])).expect(200);
+    const unmatched = await post(mail('Fifty-first', [...bogus(50), 'support@acme.example']));
+    expect(unmatched.status).toBe(422);
+    expect(unmatched.body.errors).toHaveProperty('recipient');
+  }, 60_000);
+
+  it('keeps no refused mail, and purges mail past MAIL_RETENTION_DAYS', async () => {
+    const refused = await request(app.url)
+      .post('/api/inbound/email')
+      .set({ Authorization: `Bearer ${INBOUND_TOKEN}`, 'Content-Type': 'message/rfc822' })
+      .send(Buffer.from(`To: ${forwarding}\r\nSubject: No sender\r\n\r\nWho am I?\r\n`));
+    expect(refused.status).toBe(422);
+    const { rows: kept } = await db.query<{ status: string; size: number }>(
+      `SELECT status, octet_length(raw) AS size FROM inbound_mails WHERE id = $1`,
+      [await lastInboundId()],
+    );
+    expect(kept).toEqual([{ status: 'rejected', size: 0 }]);
+
+    // Rows written 31 and 29 days ago: the retention job takes the older ones only.
+    const ids = await db.query<{ id: string }>(
+      `INSERT INTO inbound_mails (door, raw, size, status, received_at)
+       SELECT 'http', '\\x6869'::bytea, 2, 'processed', now() - make_interval(days => age)
+       FROM unnest(ARRAY[31, 29]) AS age RETURNING id::text AS id`,
+    );
+    const logged = await db.query<{ id: string }>(
+      `INSERT INTO mail_log (organization_id, kind, recipient, subject, status, message_id, created_at)
+       SELECT $1, 'test', 'old@example.test', 'Old', 'sent', '<retention-' || age || '-' || $2 || '@example.test>',
+              now() - make_interval(days => age)
+       FROM unnest(ARRAY[31, 29]) AS age RETURNING id::text AS id`,
+      [org.organization.id, Date.now()],
+    );
+    const left = async () => ({
+      inbound: (
+        await db.query(`SELECT id::text AS id FROM inbound_mails WHERE id = ANY($1::bigint[])`, [
+          ids.rows.map((row) => row.id),
+        ])
+      ).rows.map((row: { id: string }) => row.id),
+      mailLog: (
+        await db.query(`SELECT id::text AS id FROM mail_log WHERE id = ANY($1::bigint[])`, [
+          logged.rows.map((row) => row.id),
+        ])
+      ).rows.map((row: { id: string }) => row.id),
+    });
+    await eventually(async () => {
+      const now = await left();
+      return now.inbound.length === 1 && now.mailLog.length === 1;
+    }, 20_000);
+    expect(await left()).toEqual({ inbound: [ids.rows[1].id], mailLog: [logged.rows[1].id] });
+  });
 });

@@ -473,6 +473,7 @@ describe('platform administration', () => {
       'audit-retention',
       'content-import',
       'conversation-mail',
+      'mail-retention',
       'missed-chats',
       'outgoing-mail',
       'visitor-retention',

@@ -151,6 +151,7 @@ export const ERROR_REASONS = {
   visitor_not_in_organization: 'dashboard',
   ticket_change_empty: 'dashboard',
   inbox_address_taken: 'dashboard',
+  inbox_address_reserved: 'dashboard',
   inbox_agent_gone: 'dashboard',
   import_running: 'dashboard',
   import_not_running: 'dashboard',

@@ -39,6 +39,9 @@ export interface InboxInput {
   imap?: ImapInput | null;
 }
 
+/** Role addresses (RFC 2142) of the service's mail domains, never a tenant's inbox. */
+const ROLE_ADDRESSES = ['postmaster', 'abuse', 'hostmaster', 'webmaster', 'noc', 'security'];
+
 /**
  * Email inboxes (DESIGN section 9): a support address whose new mail opens tickets. The service
  * gives each a forwarding address (`inbox-<token>@MAIL_REPLY_DOMAIN`) the owner forwards it to.
@@ -60,6 +63,7 @@ export class EmailInboxesService {
     organizationId: string,
     input: Required<Pick<InboxInput, 'name' | 'address'>> & InboxInput,
   ) {
+    this.notReserved(input.address);
     const siteId = await this.siteOf(organizationId, input.site_id);
     if (input.imap) this.imapSettings(input.imap, false);
     const row = await this.unique(() =>
@@ -91,6 +95,7 @@ export class EmailInboxesService {
 
   async update(organizationId: string, id: string, input: InboxInput): Promise<EmailInboxRow> {
     await this.get(organizationId, id);
+    if (input.address !== undefined) this.notReserved(input.address);
     const siteId =
       input.site_id === undefined ? undefined : await this.siteOf(organizationId, input.site_id);
     const imap =
@@ -110,6 +115,33 @@ export class EmailInboxesService {
     const updated = imap === undefined ? row : await this.inboxes.setImap(organizationId, id, imap);
     if (!updated) throw AppError.notFound();
     return updated;
+  }
+
+  /**
+   * The service's own addresses cannot be a tenant's inbox: any address at MAIL_REPLY_DOMAIN
+   * (reply and forwarding addresses, postmaster@ and abuse@ there), the MAIL_FROM address, and
+   * the role addresses at MAIL_FROM's domain. Taken as an inbox, they would let a tenant read
+   * the mail meant for the service (bounces, abuse reports, answers to our own sender).
+   */
+  private notReserved(address: string): void {
+    const lower = address.toLowerCase();
+    const [local, domain] = [
+      lower.slice(0, lower.lastIndexOf('@')),
+      lower.slice(lower.lastIndexOf('@') + 1),
+    ];
+    const from = this.config.env.MAIL_FROM.toLowerCase();
+    const fromDomain = from.slice(from.lastIndexOf('@') + 1);
+    if (
+      domain === this.config.mailReplyDomain.toLowerCase() ||
+      lower === from ||
+      (domain === fromDomain && ROLE_ADDRESSES.includes(local))
+    ) {
+      throw AppError.invalid(
+        'address',
+        "The address is one of the service's own and cannot be an inbox.",
+        'inbox_address_reserved',
+      );
+    }
   }
 
   async remove(organizationId: string, id: string): Promise<void> {

@@ -62,16 +62,11 @@ export class TicketMailService implements OnModuleInit {
       customerName: mail.fromName ?? undefined,
       customerEmail: mail.fromAddress,
     });
-    if (inbox.acknowledge && (await this.mayAcknowledge(organizationId, mail))) {
+    if (inbox.acknowledge && (await this.mayAcknowledge(inbox, mail))) {
       await this.mail.send(organizationId, {
-        template: {
-          kind: 'ticket_acknowledgement',
-          name: mail.fromName,
-          ticketNumber: ticket.ticketNumber,
-          subject,
-        },
+        // Nothing the sender wrote (display name, subject) goes back: the `From` may be forged.
+        template: { kind: 'ticket_acknowledgement', ticketNumber: ticket.ticketNumber },
         to: mail.fromAddress,
-        toName: mail.fromName,
         siteId: inbox.siteId,
         ticketId: ticket.id,
         replyable: {},
@@ -85,12 +80,14 @@ export class TicketMailService implements OnModuleInit {
   /**
    * No acknowledgement to a machine (a loop between two autoresponders), to our own sender, nor
    * past ACKS_PER_SENDER_HOUR to one address (a flood of forged senders must not make the service
-   * a source of backscatter). The ticket is opened in every case.
+   * a source of backscatter), nor past MAIL_ACKS_PER_HOUR_PER_INBOX and _PER_ORG (a flood that
+   * forges a new sender each time). The ticket is opened in every case.
    */
   private async mayAcknowledge(
-    organizationId: string,
+    inbox: EmailInboxRecord,
     mail: { fromAddress: string; automatic: boolean },
   ): Promise<boolean> {
+    const organizationId = inbox.organizationId;
     if (mail.automatic || mail.fromAddress === this.config.env.MAIL_FROM.toLowerCase()) {
       this.logger.log({ msg: 'no acknowledgement: automatic mail or our own sender' });
       return false;
@@ -100,8 +97,21 @@ export class TicketMailService implements OnModuleInit {
       ACKS_PER_SENDER_HOUR,
       60 * 60 * 1000,
     );
-    if (!hit.allowed) this.logger.warn({ msg: 'no acknowledgement: sender past its hourly limit' });
-    return hit.allowed;
+    if (!hit.allowed) {
+      this.logger.warn({ msg: 'no acknowledgement: sender past its hourly limit' });
+      return false;
+    }
+    const env = this.config.env;
+    for (const [key, limit] of [
+      [`ticket-ack-inbox:${organizationId}:${inbox.id}`, env.MAIL_ACKS_PER_HOUR_PER_INBOX],
+      [`ticket-ack-org:${organizationId}`, env.MAIL_ACKS_PER_HOUR_PER_ORG],
+    ] as const) {
+      if (!(await this.limits.hit(key, limit, 60 * 60 * 1000)).allowed) {
+        this.logger.warn({ msg: 'no acknowledgement: inbox or organization past its hourly cap' });
+        return false;
+      }
+    }
+    return true;
   }
 
   /** The customer's answer by mail: a comment by the customer. */

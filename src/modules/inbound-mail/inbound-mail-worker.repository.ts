@@ -99,19 +99,33 @@ export class InboundMailWorkerRepository {
     }
   }
 
-  /** Whether this organization already took a mail with this Message-ID. */
-  async alreadyTaken(organizationId: string, messageId: string): Promise<boolean> {
-    const [row] = await sql(
-      this.dataSource,
-      query<{
-        taken: boolean;
-      }>`SELECT EXISTS (SELECT 1 FROM inbound_mails WHERE organization_id = $1 AND message_id = $2
-         AND status = 'processed') AS taken`,
-      [organizationId, messageId],
-    );
-    return row.taken;
+  /**
+   * Claims the Message-ID for this mail in its organization before it is delivered: false when
+   * another mail (another door, another instance, the same mail sent four times at once) holds
+   * it, received or processed. The unique index decides, so a check that reads first cannot let
+   * two through. The claim is the mail's own row: the sweep that parses it again after a crash
+   * claims it again without conflict, and refusing the mail (any other status) releases it.
+   */
+  async claimMessageId(id: string, organizationId: string, messageId: string): Promise<boolean> {
+    try {
+      await sql(
+        this.dataSource,
+        query`UPDATE inbound_mails SET organization_id = $2, message_id = $3
+         WHERE id = $1 AND status = 'received'`,
+        [id, organizationId, messageId],
+      );
+      return true;
+    } catch (error) {
+      if (!isUniqueViolation(error)) throw error;
+      return false;
+    }
   }
 
+  /**
+   * Refused or a duplicate: the row stays (what was refused and why, for the operator), the raw
+   * mail does not. A stranger's refused mail is nobody's to keep, and keeping it let anyone fill
+   * the database with mail that is answered 550.
+   */
   async markRejected(
     id: string,
     outcome: string,
@@ -121,7 +135,7 @@ export class InboundMailWorkerRepository {
     await sql(
       this.dataSource,
       query`UPDATE inbound_mails SET status = $3, outcome = $2, organization_id = $4,
-         attempts = attempts + 1, processed_at = now()
+         attempts = attempts + 1, processed_at = now(), raw = '\\x'::bytea
        WHERE id = $1 AND status = 'received'`,
       [id, outcome, status, organizationId],
     );
@@ -145,5 +159,17 @@ export class InboundMailWorkerRepository {
        ORDER BY received_at LIMIT $2`,
       [olderThanSeconds, limit],
     );
+  }
+
+  /** Retention (MAIL_RETENTION_DAYS): incoming mails stored longer ago, whatever became of them. */
+  async deleteOlderThan(days: number): Promise<number> {
+    const rows = await sql(
+      this.dataSource,
+      query<{
+        id: string;
+      }>`DELETE FROM inbound_mails WHERE received_at < now() - make_interval(days => $1) RETURNING id`,
+      [days],
+    );
+    return rows.length;
   }
 }

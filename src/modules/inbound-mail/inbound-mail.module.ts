@@ -9,6 +9,7 @@ import { InboundMailWorkerRepository } from './inbound-mail-worker.repository';
 import { InboundMailService } from './inbound-mail.service';
 import { InboundMailSweep } from './inbound-mail.sweep';
 import { InboundSmtpListener } from './inbound-smtp.listener';
+import { MailRetentionProcessor } from './mail-retention.processor';
 
 /** Incoming mail: the doors (HTTP, SMTP, IMAP), the store, one parser, matching and delivery. */
 @Module({
@@ -20,6 +21,7 @@ import { InboundSmtpListener } from './inbound-smtp.listener';
     InboundSmtpListener,
     InboundMailSweep,
     ImapPollers,
+    MailRetentionProcessor,
   ],
   exports: [InboundMailService],
 })

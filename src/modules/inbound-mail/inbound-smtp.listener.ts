@@ -16,6 +16,9 @@ import { InboundMailService } from './inbound-mail.service';
 // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded on first use
 const smtpServer = lazyModule(() => require('smtp-server') as typeof import('smtp-server'));
 
+/** Refused recipients one SMTP session may name; the next one ends it. */
+const MAX_REFUSED_RECIPIENTS = 3;
+
 /** An SMTP reply to the client: `code` and a short text. */
 function smtpError(code: number, text: string): Error {
   return Object.assign(new Error(text), { responseCode: code });
@@ -24,13 +27,16 @@ function smtpError(code: number, text: string): Error {
 /**
  * The built-in SMTP door (INBOUND_SMTP_PORT): mail for our reply addresses only (never a relay:
  * any other recipient is a 550), at most INBOUND_MAIL_MAX_BYTES (552), at most
- * INBOUND_SMTP_RATE_PER_MINUTE mails per client address (451, try later). A mail is stored and
+ * INBOUND_SMTP_RATE_PER_MINUTE mails and refused recipients per client address (451, try later;
+ * a few refused recipients end the session). A mail is stored and
  * parsed before the DATA reply; once stored it is ours (250) even if parsing must be retried.
  */
 @Injectable()
 export class InboundSmtpListener implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger('inbound-smtp');
   private server?: SMTPServer;
+  /** Refused RCPT TOs of each open session (the session object lives as long as its connection). */
+  private readonly refusedRecipients = new WeakMap<SMTPServerSession, number>();
 
   constructor(
     private readonly inbound: InboundMailService,
@@ -66,13 +72,10 @@ export class InboundSmtpListener implements OnApplicationBootstrap, OnApplicatio
             () => callback(smtpError(451, 'Temporary failure; try again later')),
           );
       },
-      onRcptTo: (address, _session, callback) => {
-        this.inbound.acceptsRecipient(address.address).then(
-          (accepted) =>
-            accepted
-              ? callback()
-              : callback(smtpError(550, 'No such recipient here (this server is not a relay)')),
-          () => callback(smtpError(451, 'Temporary failure; try again later')),
+      onRcptTo: (address, session, callback) => {
+        this.recipient(address.address, session).then(
+          () => callback(),
+          (error: Error) => callback(error),
         );
       },
       onData: (stream, session, callback) => {
@@ -91,6 +94,40 @@ export class InboundSmtpListener implements OnApplicationBootstrap, OnApplicatio
     });
     const address = this.server.server.address() as AddressInfo;
     this.logger.log({ msg: 'inbound SMTP listening', inboundSmtpPort: address.port });
+  }
+
+  /**
+   * A recipient we host is taken; a refused one counts against the client's rate
+   * (INBOUND_SMTP_RATE_PER_MINUTE) like a mail, and past MAX_REFUSED_RECIPIENTS in one session
+   * the session ends (421 closes it): otherwise one session could try hundreds of addresses and
+   * learn from the one 250 which support addresses are hosted here.
+   */
+  private async recipient(address: string, session: SMTPServerSession): Promise<void> {
+    let accepted: boolean;
+    try {
+      accepted = await this.inbound.acceptsRecipient(address);
+    } catch {
+      throw smtpError(451, 'Temporary failure; try again later');
+    }
+    if (accepted) return;
+    const refused = (this.refusedRecipients.get(session) ?? 0) + 1;
+    this.refusedRecipients.set(session, refused);
+    const hit = await this.limits
+      .hit(
+        `inbound-smtp:${session.remoteAddress}`,
+        this.config.env.INBOUND_SMTP_RATE_PER_MINUTE,
+        60_000,
+      )
+      .catch(() => undefined);
+    if (!hit?.allowed || refused > MAX_REFUSED_RECIPIENTS) {
+      this.logger.warn({
+        msg: 'SMTP session ended: too many refused recipients',
+        client: session.remoteAddress,
+        refused,
+      });
+      throw smtpError(421, 'Too many unknown recipients; closing the connection');
+    }
+    throw smtpError(550, 'No such recipient here (this server is not a relay)');
   }
 
   private async receive(stream: Readable & { sizeExceeded?: boolean }, session: SMTPServerSession) {

@@ -37,7 +37,14 @@ export type MailTemplate =
       messages: { author: string | null; at: string; text: string }[];
       unsubscribeUrl: string;
     }
-  | { kind: 'ticket_acknowledgement'; name: string | null; ticketNumber: string; subject: string }
+  | {
+      kind: 'ticket_acknowledgement';
+      /**
+       * The ticket number only: an acknowledgement goes to whatever `From` a stranger wrote, so it
+       * carries no word of theirs (no name, no subject) that would make us their spam relay.
+       */
+      ticketNumber: string;
+    }
   | {
       kind: 'ticket_reply';
       name: string | null;
@@ -220,9 +227,9 @@ function body(template: MailTemplate, brand: MailBrand, language: string | null)
       };
     case 'ticket_acknowledgement':
       return {
-        subject: `[#${template.ticketNumber}] ${template.subject}`,
+        subject: `[#${template.ticketNumber}] ${brand.name}`,
         blocks: [
-          { type: 'paragraph', text: t.hello(template.name) },
+          { type: 'paragraph', text: t.hello(null) },
           { type: 'paragraph', text: t.ticketReceived(template.ticketNumber) },
           { type: 'paragraph', text: t.ticketAnswerToAdd },
         ],

@@ -258,4 +258,18 @@ export class MailRepository {
       [olderThanSeconds, limit],
     );
   }
+
+  /**
+   * Retention (MAIL_RETENTION_DAYS): log rows of every organization written longer ago, once
+   * their mail is sent or failed for good (a queued one still has to go).
+   */
+  async deleteOlderThan(days: number): Promise<number> {
+    const rows = await sql(
+      this.dataSource,
+      query<{ id: string }>`DELETE FROM mail_log
+       WHERE created_at < now() - make_interval(days => $1) AND status <> 'queued' RETURNING id`,
+      [days],
+    );
+    return rows.length;
+  }
 }

@@ -220,6 +220,11 @@ export class MailService {
     return entry;
   }
 
+  /** Deletes mail-log rows past MAIL_RETENTION_DAYS (the mail retention job); answers how many. */
+  purgeLog(): Promise<number> {
+    return this.repository.deleteOlderThan(this.config.env.MAIL_RETENTION_DAYS);
+  }
+
   private async brandOf(
     organizationId: string,
     siteId: string | null,

@@ -113,6 +113,8 @@ export const errorMessages = {
   'error.reason.help_center_locale_invalid': 'Pick a default language among the languages offered.',
   'error.reason.pre_chat_keys_not_unique': 'Give each field its own key: two fields share one.',
   'error.reason.inbox_address_taken': 'Another inbox already uses this address.',
+  'error.reason.inbox_address_reserved':
+    "This address is the service's own (its reply domain, its sender or a role address): use your support address.",
   'error.reason.inbox_agent_gone': 'This person is no longer on your team.',
   'error.reason.import_running': 'An import of this site is already running.',
   'error.reason.import_not_running': 'No import of this site is running.',
