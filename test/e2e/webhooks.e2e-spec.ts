@@ -319,10 +319,10 @@ describe('outgoing webhooks', () => {
       async () => slow.received.length === 12 && fast.received.length === 12,
       20_000,
     );
-    // Each slow answer takes 1 s: no 990 ms window may hold more than 4 arrivals.
+    // Counted at the endpoint, not inferred from arrival times (which a loaded machine skews):
+    // the service starts an attempt only after an earlier one's answer has ended.
+    expect(slow.mostOpen()).toBeLessThanOrEqual(4);
     const at = slow.received.map((hook) => hook.at).sort((a, b) => a - b);
-    const crowded = at.map((start) => at.filter((t) => t >= start && t < start + 990).length);
-    expect(Math.max(...crowded)).toBeLessThanOrEqual(4);
     // The fast endpoint had everything while the slow one was still working through its queue.
     expect(Math.max(...fast.received.map((hook) => hook.at))).toBeLessThan(at[at.length - 1]);
   });

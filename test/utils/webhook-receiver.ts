@@ -28,7 +28,13 @@ export async function startReceiver(
   const received: ReceivedWebhook[] = [];
   const delayed = new Set<NodeJS.Timeout>();
   let script = reply;
+  // Requests open at once (from arrival to the answer's end), and the most there ever were.
+  let open = 0;
+  let mostOpen = 0;
   const server = http.createServer((request, response) => {
+    open += 1;
+    mostOpen = Math.max(mostOpen, open);
+    response.once('close', () => (open -= 1));
     const chunks: Buffer[] = [];
     request.on('data', (chunk: Buffer) => chunks.push(chunk));
     request.on('end', () => {
@@ -66,6 +72,8 @@ export async function startReceiver(
   return {
     url: `http://127.0.0.1:${port}`,
     received,
+    /** The most requests it ever held open at once: a sender's concurrency, exactly. */
+    mostOpen: () => mostOpen,
     setReply(next: typeof reply) {
       script = next;
     },
