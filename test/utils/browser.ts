@@ -284,10 +284,38 @@ export interface AxeViolation {
  * axe-core over the page (or a frame): the serious and critical violations. `exclude` leaves out
  * elements another test owns (CSS selectors), such as the widget's launcher on a host page.
  */
+/**
+ * Resolves once nothing on the page is moving: the state a user reads, not a frame of a fade.
+ * A dialog that has just opened is still fading in (Mantine starts its CSS transition two
+ * animation frames after mounting, then runs it for 200 ms), and axe measures a half-transparent
+ * button's text as too faint: stop 41's red run. So: let two frames pass, wait for every finite
+ * animation or transition then running, and repeat until two frames start none. Endless ones (a
+ * spinner, a pulsing presence dot) are not waited for.
+ */
+export async function transitionsSettled(page: Pick<Page, 'evaluate'>): Promise<void> {
+  await page.evaluate(SETTLE);
+}
+
+// Page code, as a string: the tests are compiled without the DOM's types.
+const SETTLE = `(async () => {
+  const twoFrames = () =>
+    new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
+  // Bounded: a page that restarts a finite animation for ever is measured as it stands.
+  for (let round = 0; round < 50; round++) {
+    await twoFrames();
+    const moving = document
+      .getAnimations()
+      .filter((a) => a.playState === 'running' && Number.isFinite(Number(a.effect?.getComputedTiming().endTime)));
+    if (moving.length === 0) return;
+    await Promise.all(moving.map((a) => a.finished.catch(() => undefined)));
+  }
+})()`;
+
 export async function seriousAxeViolations(
   page: Pick<Page, 'addScriptTag' | 'evaluate'>,
   exclude: string[] = [],
 ): Promise<AxeViolation[]> {
+  await transitionsSettled(page);
   // Evaluated, not added as a <script>: the dashboard's CSP (rightly) refuses inline scripts.
   await page.evaluate(readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8'));
   const violations = await page.evaluate(async (excluded: string[]) => {

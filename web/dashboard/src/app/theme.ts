@@ -7,6 +7,8 @@ export const theme = createTheme({
   defaultRadius: 'md',
   // Filled yellow (internal notes) and other light fills get dark text instead of white.
   autoContrast: true,
+  // A user who asked their system for less motion gets dialogs and menus without the fade.
+  respectReducedMotion: true,
   fontFamily: 'system-ui, -apple-system, "Segoe UI", Roboto, sans-serif',
 });
 
