@@ -237,6 +237,16 @@ export class Environment {
   MAIL_ACKS_PER_HOUR_PER_ORG = 200;
 
   /**
+   * Addresses that never wrote to it one organization may mail per hour (members, senders of mail
+   * it took in and addresses mailed before do not count); past it a mail waits, and the mail log
+   * says why. Login codes, password resets and address checks never wait.
+   */
+  @Transform(toInteger)
+  @IsInt()
+  @Min(1)
+  MAIL_NEW_RECIPIENTS_PER_HOUR_PER_ORG = 200;
+
+  /**
    * Mails and refused recipients one client address may hand the SMTP listener per minute (then
    * 421 / 451).
    */

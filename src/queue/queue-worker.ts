@@ -17,7 +17,8 @@ export interface QueueWorkerOptions {
 
 /** A queue's consumer: a provider marked `@QueueWorker(queue, options)`. */
 export interface JobProcessor<T> {
-  process(job: Job<T>): Promise<void>;
+  /** `token`: the worker's lock on the job, for a processor that moves it (`moveToDelayed`). */
+  process(job: Job<T>, token?: string): Promise<void>;
 }
 
 /** A long-running loop that is not a queue consumer (the outbox dispatcher). */

@@ -76,7 +76,7 @@ export class QueueWorkers implements OnApplicationBootstrap, BeforeApplicationSh
   private async run(processor: JobProcessor<unknown>, job: Job, token?: string): Promise<void> {
     this.running.set(job, token);
     try {
-      await processor.process(job);
+      await processor.process(job, token);
     } finally {
       this.running.delete(job);
       if (this.running.size === 0) this.idle?.();

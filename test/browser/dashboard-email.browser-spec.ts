@@ -36,6 +36,7 @@ describeIfBrowser('dashboard email settings', () => {
         SMTP_URL: smtp.url,
         MAIL_REPLY_DOMAIN: 'reply.acme.example',
         INBOUND_EMAIL_TOKEN: INBOUND_TOKEN,
+        MAIL_NEW_RECIPIENTS_PER_HOUR_PER_ORG: '1',
       },
       loggedIn: true,
       viewport: null,
@@ -122,6 +123,40 @@ describeIfBrowser('dashboard email settings', () => {
       });
       // The acknowledgement of the ticket above went out before it was switched off.
       await log.getByRole('row').filter({ hasText: 'Ticket received' }).waitFor();
+
+      // Answers to two people who never got mail from this team, with a budget of one new
+      // address an hour: Ada's goes, Bob's waits, and the log says until when and why.
+      await request(app.url)
+        .post('/api/inbound/email')
+        .set({ Authorization: `Bearer ${INBOUND_TOKEN}`, 'Content-Type': 'message/rfc822' })
+        .send(
+          raw
+            .replace('Ada <ada@', 'Bob <bob@')
+            .replace('order-1@', 'order-2@')
+            .replace('Where is my order?', 'Where is my refund?'),
+        )
+        .expect(200);
+      const tickets = await request(app.url)
+        .get('/api/agent/tickets')
+        .set('Authorization', `Bearer ${owner.token}`)
+        .expect(200);
+      for (const email of ['ada@example.test', 'bob@example.test']) {
+        const ticket = (tickets.body.data as { id: number; customer_email: string }[]).find(
+          (t) => t.customer_email === email,
+        )!;
+        await request(app.url)
+          .post(`/api/agent/tickets/${ticket.id}/comments`)
+          .set('Authorization', `Bearer ${owner.token}`)
+          .send({ body: 'We are on it.' })
+          .expect(201);
+      }
+      await smtp.next('ada@example.test', (mail) => mailSays(mail, 'We are on it.'));
+      const waiting = log.getByRole('row').filter({ hasText: 'bob@example.test' });
+      await eventually(async () => {
+        await log.getByRole('button', { name: 'Refresh' }).click();
+        return (await waiting.getByText('Waiting', { exact: true }).count()) === 1;
+      });
+      await waiting.getByText(/^Waits until .+ hourly number of new addresses/).waitFor();
       expect(await seriousAxeViolations(page)).toEqual([]);
       await page.screenshot({ path: 'docs/dashboard-email-settings.png', fullPage: true });
 

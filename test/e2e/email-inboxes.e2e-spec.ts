@@ -1,5 +1,6 @@
 import { simpleParser } from 'mailparser';
 import net from 'node:net';
+import { createPostgresBackend, Queue, setDefaultBackendFactory } from 'bullmq';
 import { createTransport } from 'nodemailer';
 import type { Pool } from 'pg';
 import request from 'supertest';
@@ -9,6 +10,7 @@ import { freePort } from '../utils/local-server';
 import { type SmtpCapture, startSmtp } from '../utils/smtp';
 import { settled } from '../utils/database';
 import { startTestApp, type TestApp } from '../utils/test-app';
+import { eventually } from '../utils/app-process';
 
 const INBOUND_TOKEN = 'inbound-token-0123456789abcdef';
 const DOMAIN = 'reply.acme.example';
@@ -34,6 +36,7 @@ describe('email inboxes', () => {
   let suite: TestApp;
   let app: AppProcess;
   let db: Pool;
+  let databaseUrl: string;
   let smtp: SmtpCapture;
   let inboundPort: number;
   let org: Registered;
@@ -78,7 +81,7 @@ describe('email inboxes', () => {
   beforeAll(async () => {
     smtp = await startSmtp();
     inboundPort = await freePort();
-    ({ app, db } = suite = await startTestApp({
+    ({ app, db, databaseUrl } = suite = await startTestApp({
       SMTP_URL: smtp.url,
       PUBLIC_URL: 'https://chat.acme.example',
       MAIL_REPLY_DOMAIN: DOMAIN,
@@ -88,6 +91,7 @@ describe('email inboxes', () => {
       MAIL_FROM: 'no-reply@service.acme.example',
       MAIL_ACKS_PER_HOUR_PER_INBOX: '6',
       MAIL_ACKS_PER_HOUR_PER_ORG: '8',
+      MAIL_NEW_RECIPIENTS_PER_HOUR_PER_ORG: '3',
     }));
     org = await registerOrganization(app.url, 'Acme');
   });
@@ -362,6 +366,113 @@ describe('email inboxes', () => {
       [spammed.organization.id],
     );
     expect(tickets.rows[0].n).toBe(12);
+  });
+
+  it('mails at most the hourly budget of new addresses; past it mails wait, and the log says why', async () => {
+    // Issue 40, point 8: an organization's agents answering tickets opened by forged senders
+    // mailed every one of them. With a budget of 3 an hour, five strangers get three mails now.
+    const sender = await registerOrganization(app.url, 'Budget');
+    const inbox = (
+      await request(app.url)
+        .post('/api/agent/email-inboxes')
+        .set(bearer(sender.token))
+        .send({ name: 'Help', address: 'help@budget.example', acknowledge: false })
+        .expect(201)
+    ).body.data as Inbox;
+    const strangers = [0, 1, 2, 3, 4].map((i) => `stranger${i}@strangers.example`);
+    for (const from of strangers) {
+      await post(raw({ from, to: inbox.address, subject: 'Hello', text: 'Write to me.' })).expect(
+        200,
+      );
+    }
+    const tickets = (
+      await db.query<{ id: string; customer_email: string }>(
+        `SELECT id::text, customer_email FROM tickets WHERE organization_id = $1 ORDER BY id`,
+        [sender.organization.id],
+      )
+    ).rows;
+    expect(tickets.map((t) => t.customer_email)).toEqual(strangers);
+    const comment = (ticketId: string, body: string) =>
+      request(app.url)
+        .post(`/api/agent/tickets/${ticketId}/comments`)
+        .set(bearer(sender.token))
+        .send({ body })
+        .expect(201);
+    for (const ticket of tickets) await comment(ticket.id, 'Here is your answer.');
+
+    // The mails to the strangers (the owner's address check is in the log too).
+    type Entry = {
+      recipient: string;
+      status: string;
+      held_until: string | null;
+      held_reason: string | null;
+    };
+    const log = async () =>
+      (
+        await request(app.url)
+          .get('/api/agent/mail-log?per_page=50')
+          .set(bearer(sender.token))
+          .expect(200)
+      ).body.data.filter((entry: Entry) =>
+        entry.recipient.endsWith('@strangers.example'),
+      ) as Entry[];
+    let entries: Entry[] = [];
+    await eventually(async () => {
+      entries = await log();
+      return (
+        entries.filter((e) => e.status === 'sent').length === 3 &&
+        entries.filter((e) => e.held_reason !== null).length === 2
+      );
+    }).catch((error: Error) => {
+      throw new Error(`${error.message}; the mail log: ${JSON.stringify(entries)}`);
+    });
+    const held = entries.filter((e) => e.held_reason !== null);
+    for (const entry of held) {
+      expect(entry).toMatchObject({ status: 'queued', held_reason: 'new_recipient_budget' });
+      // Free when the first of the hour's three admissions is an hour old.
+      const wait = new Date(entry.held_until!).getTime() - Date.now();
+      expect(wait).toBeGreaterThan(55 * 60_000);
+      expect(wait).toBeLessThanOrEqual(60 * 60_000);
+    }
+    const mailedTo = () =>
+      smtp.mails.flatMap((mail) => mail.to).filter((to) => to.endsWith('@strangers.example'));
+    const sent = entries.filter((e) => e.status === 'sent').map((e) => e.recipient);
+    await eventually(async () => mailedTo().length === 3);
+    expect(new Set(mailedTo())).toEqual(new Set(sent));
+
+    // An address mailed once is known: a second answer goes at once, budget spent or not.
+    const first = tickets.find((t) => t.customer_email === sent[0])!;
+    await comment(first.id, 'And one more thing.');
+    await eventually(async () => mailedTo().filter((to) => to === sent[0]).length === 2);
+    // A member is never a new address: the owner's test mail goes too.
+    await request(app.url)
+      .post('/api/agent/mail-log/test')
+      .set(bearer(sender.token))
+      .send({})
+      .expect(201);
+    await eventually(async () => smtp.mails.some((mail) => mail.to.includes(sender.user.email)));
+
+    // The hour passes (the admissions made older, the waiting jobs' time brought forward, as the
+    // clock would): the two waiting mails go, and the log shows them sent.
+    await db.query(
+      `UPDATE mail_recipients SET first_mailed_at = first_mailed_at - interval '1 hour'
+        WHERE organization_id = $1`,
+      [sender.organization.id],
+    );
+    setDefaultBackendFactory(createPostgresBackend);
+    const queue = new Queue('outgoing-mail', { connection: { connectionString: databaseUrl } });
+    try {
+      const delayed = await queue.getDelayed();
+      expect(delayed).toHaveLength(2);
+      for (const job of delayed) await job.promote();
+    } finally {
+      await queue.close();
+    }
+    await eventually(async () => new Set(mailedTo()).size === 5);
+    await settled(db, MAIL_QUEUES);
+    entries = await log();
+    expect(entries.filter((e) => e.held_reason !== null || e.held_until !== null)).toEqual([]);
+    expect(entries.every((e) => e.status === 'sent')).toBe(true);
   });
 
   it('takes the same Message-ID once when it arrives four times at once', async () => {

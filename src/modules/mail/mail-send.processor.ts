@@ -1,5 +1,5 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { type Job, UnrecoverableError } from 'bullmq';
+import { DelayedError, type Job, UnrecoverableError } from 'bullmq';
 import { SecretBoxService } from '../../common/crypto/secret-box.service';
 import { MetricsRegistry } from '../../common/metrics/metrics-registry';
 import { AppConfig } from '../../config/app-config';
@@ -8,12 +8,14 @@ import { type JobProcessor, QueueWorker } from '../../queue/queue-worker';
 import type { MailContent } from './mail-content';
 import { MailRepository } from './mail.repository';
 import { MailTransport } from './mail-transport';
+import { NewRecipientBudget } from './new-recipient-budget';
 
 /**
  * Sends the mails of the mail log, one job each. A failed attempt is written to the log and
  * thrown, so BullMQ tries again after its backoff (MAIL_SEND_ATTEMPTS, MAIL_RETRY_DELAY_MS); an
  * SMTP 5xx answer (a refused recipient) is final at once. Without SMTP_URL the mail is written to
- * the log instead and marked failed.
+ * the log instead and marked failed. A mail to a new address past the organization's hourly
+ * budget (NewRecipientBudget) waits, still queued: its job is delayed until a place frees up.
  */
 @Injectable()
 @QueueWorker(QueueName.OutgoingMail, { concurrency: 64 })
@@ -26,12 +28,25 @@ export class MailSendProcessor implements JobProcessor<OutgoingMailJob> {
     private readonly secrets: SecretBoxService,
     private readonly config: AppConfig,
     private readonly metrics: MetricsRegistry,
+    private readonly budget: NewRecipientBudget,
   ) {}
 
-  async process(job: Job<OutgoingMailJob>): Promise<void> {
+  async process(job: Job<OutgoingMailJob>, token?: string): Promise<void> {
     const { organizationId, mailId } = job.data;
     const mail = await this.repository.forSending(organizationId, mailId);
     if (!mail || mail.status !== 'queued' || !mail.content_sealed) return;
+    const heldUntil = await this.budget.waitUntil(organizationId, mail.kind, mail.recipient);
+    if (heldUntil) {
+      await this.repository.hold(organizationId, mailId, heldUntil, 'new_recipient_budget');
+      this.logger.log({
+        msg: 'mail waits: the hourly budget of new recipients is spent',
+        mailId,
+        kind: mail.kind,
+        until: heldUntil.toISOString(),
+      });
+      await job.moveToDelayed(heldUntil.getTime(), token);
+      throw new DelayedError();
+    }
     const content = JSON.parse(this.secrets.open(mail.content_sealed)) as MailContent;
     if (!this.transport.configured) {
       this.logUnsent(mail, content);

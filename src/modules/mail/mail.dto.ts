@@ -13,7 +13,7 @@ export class MailLogEntryDto {
   @ApiProperty({
     enum: ['queued', 'sent', 'failed'],
     description:
-      '`queued` until sent or given up (retried with backoff); `failed` after the last attempt, at once on an SMTP 5xx answer, or when SMTP_URL is unset (then the mail was logged, not sent)',
+      '`queued` until sent or given up (retried with backoff; a mail waiting for the budget of new recipients stays queued, see `held_until`); `failed` after the last attempt, at once on an SMTP 5xx answer, or when SMTP_URL is unset (then the mail was logged, not sent)',
   })
   status!: string;
   @ApiProperty({ description: 'Attempts made so far' }) attempts!: number;
@@ -25,6 +25,22 @@ export class MailLogEntryDto {
   @ApiProperty({ type: Number, nullable: true }) ticket_id!: number | null;
   @ApiProperty({ format: 'date-time' }) created_at!: string;
   @ApiProperty({ type: String, format: 'date-time', nullable: true }) sent_at!: string | null;
+  @ApiProperty({
+    type: String,
+    format: 'date-time',
+    nullable: true,
+    description:
+      'Set while a `queued` mail waits (see `held_reason`): it is sent then, not before; null otherwise',
+  })
+  held_until!: string | null;
+  @ApiProperty({
+    type: String,
+    enum: ['new_recipient_budget', null],
+    nullable: true,
+    description:
+      'Why the mail waits: `new_recipient_budget`, the organization has mailed its hourly budget of addresses that never wrote to it (MAIL_NEW_RECIPIENTS_PER_HOUR_PER_ORG); null when it does not wait',
+  })
+  held_reason!: string | null;
 }
 
 export class MailLogPageDto extends PageMetaDto {
@@ -62,5 +78,7 @@ export function toMailLogEntryDto(row: MailLogRow): MailLogEntryDto {
     ticket_id: id(row.ticket_id),
     created_at: new Date(row.created_at).toISOString(),
     sent_at: row.sent_at ? new Date(row.sent_at).toISOString() : null,
+    held_until: row.held_until ? new Date(row.held_until).toISOString() : null,
+    held_reason: row.held_reason,
   };
 }

@@ -7,6 +7,7 @@ import { MailSendProcessor } from './mail-send.processor';
 import { MailTransport } from './mail-transport';
 import { MailRepository } from './mail.repository';
 import { MailService } from './mail.service';
+import { NewRecipientBudget } from './new-recipient-budget';
 
 /**
  * Outgoing mail: templates, the mail log, the queue that sends with retries. Features send mail
@@ -15,7 +16,14 @@ import { MailService } from './mail.service';
 @Module({
   imports: [AgentsModule, SitesModule],
   controllers: [MailLogController],
-  providers: [MailRepository, MailService, MailTransport, MailSendProcessor, MailRequeueSweep],
+  providers: [
+    MailRepository,
+    MailService,
+    MailTransport,
+    MailSendProcessor,
+    MailRequeueSweep,
+    NewRecipientBudget,
+  ],
   exports: [MailService],
 })
 export class MailModule {}

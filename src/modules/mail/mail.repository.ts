@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { Batcher } from '../../common/batcher';
-import { pageOf, query, sql } from '../../database/sql';
+import { handTyped, pageOf, query, sql } from '../../database/sql';
 
 export type MailStatus = 'queued' | 'sent' | 'failed';
 
@@ -20,7 +20,13 @@ export interface MailLogRow {
   ticket_id: string | null;
   created_at: Date;
   sent_at: Date | null;
+  /** Waiting until then, for the reason given (a MailHoldReason; the CHECK lists them). */
+  held_until: Date | null;
+  held_reason: string | null;
 }
+
+/** Why a queued mail waits: `new_recipient_budget` (MAIL_NEW_RECIPIENTS_PER_HOUR_PER_ORG). */
+export type MailHoldReason = 'new_recipient_budget';
 
 /** A reply or unsubscribe token's binding. */
 export type MailTokenPurpose = 'reply' | 'unsubscribe';
@@ -95,7 +101,7 @@ export class MailRepository {
       this.dataSource,
       query<SendingRow>`SELECT m.id, m.site_id, m.kind, m.recipient, m.subject, m.status, m.attempts,
            m.last_error, m.message_id, m.conversation_id, m.ticket_id, m.created_at, m.sent_at,
-           m.content_sealed
+           m.held_until, m.held_reason, m.content_sealed
          FROM unnest($1::bigint[], $2::bigint[]) AS k(organization_id, id)
          JOIN mail_log m ON m.organization_id = k.organization_id AND m.id = k.id`,
       [keys.map((k) => k.organizationId), keys.map((k) => k.id)],
@@ -109,7 +115,8 @@ export class MailRepository {
     await sql(
       this.dataSource,
       query`UPDATE mail_log m SET status = 'sent', attempts = attempts + 1, last_error = NULL,
-         content_sealed = NULL, sent_at = now(), updated_at = now()
+         content_sealed = NULL, sent_at = now(), updated_at = now(), held_until = NULL,
+         held_reason = NULL
          FROM unnest($1::bigint[], $2::bigint[]) AS k(organization_id, id)
         WHERE m.organization_id = k.organization_id AND m.id = k.id AND m.status = 'queued'`,
       [keys.map((k) => k.organizationId), keys.map((k) => k.id)],
@@ -142,12 +149,89 @@ export class MailRepository {
     );
   }
 
+  /**
+   * Whether the organization already knows `address` (lower case): one of its members, or an
+   * address it mailed before (counted in the budget then). A mail it received says nothing: its
+   * `From` is whatever the sender wrote, and a forged one must not open the budget.
+   */
+  async knownRecipient(organizationId: string, address: string): Promise<boolean> {
+    const [row] = await sql(
+      this.dataSource,
+      handTyped<{ known: boolean }>`SELECT
+         EXISTS (SELECT 1 FROM mail_recipients WHERE organization_id = $1 AND address = $2)
+         OR EXISTS (SELECT 1 FROM users u JOIN logins l ON l.id = u.login_id
+                     WHERE u.organization_id = $1 AND u.removed_at IS NULL AND lower(l.email) = $2)
+         AS known`,
+      [organizationId, address],
+    );
+    return row.known;
+  }
+
+  /**
+   * Counts a new address against the organization's hourly budget: admitted (and known from then
+   * on) while fewer than `perHour` new addresses were admitted in the last hour, else the time a
+   * place frees up. One organization's admissions are serialized, so two mails sent at once cannot
+   * both take the last place; the same address admitted twice counts once.
+   */
+  admitNewRecipient(
+    organizationId: string,
+    address: string,
+    perHour: number,
+  ): Promise<{ admitted: true } | { admitted: false; freeAt: Date }> {
+    return this.dataSource.transaction(async (manager) => {
+      await sql(
+        manager,
+        query<{
+          pg_advisory_xact_lock: void | null;
+        }>`SELECT pg_advisory_xact_lock(7013, hashint8($1::bigint))`,
+        [organizationId],
+      );
+      const recent = await sql(
+        manager,
+        query<{
+          address: string;
+          first_mailed_at: Date;
+        }>`SELECT address, first_mailed_at FROM mail_recipients
+         WHERE organization_id = $1 AND first_mailed_at > now() - interval '1 hour'
+         ORDER BY first_mailed_at DESC LIMIT $2`,
+        [organizationId, perHour],
+      );
+      if (recent.length >= perHour && !recent.some((row) => row.address === address)) {
+        // The oldest of the last `perHour` admissions leaves the hour first.
+        const oldest = recent[recent.length - 1].first_mailed_at;
+        return { admitted: false, freeAt: new Date(new Date(oldest).getTime() + 3_600_000) };
+      }
+      await sql(
+        manager,
+        query`INSERT INTO mail_recipients (organization_id, address) VALUES ($1, $2)
+         ON CONFLICT (organization_id, address) DO NOTHING`,
+        [organizationId, address],
+      );
+      return { admitted: true };
+    });
+  }
+
+  /** The mail waits (still queued) until `until`, and the log says why. */
+  async hold(
+    organizationId: string,
+    id: string,
+    until: Date,
+    reason: MailHoldReason,
+  ): Promise<void> {
+    await sql(
+      this.dataSource,
+      query`UPDATE mail_log SET held_until = $3, held_reason = $4, updated_at = now()
+       WHERE organization_id = $1 AND id = $2 AND status = 'queued'`,
+      [organizationId, id, until, reason],
+    );
+  }
+
   page(organizationId: string, page: { perPage: number; offset: number }) {
     return pageOf(
       this.dataSource,
       {
         rows: query<MailLogRow>`SELECT id, site_id, kind, recipient, subject, status, attempts, last_error, message_id,
-  conversation_id, ticket_id, created_at, sent_at FROM mail_log
+  conversation_id, ticket_id, created_at, sent_at, held_until, held_reason FROM mail_log
           WHERE organization_id = $1
           ORDER BY id DESC LIMIT $2 OFFSET $3`,
         total: query<{ total: string }>`SELECT count(*) AS total FROM mail_log
@@ -243,8 +327,9 @@ export class MailRepository {
 
   /**
    * Mails still queued long after their last change, across organizations: their job may have
-   * been lost (a crash between the insert and the enqueue). Ids only; each job names its
-   * organization.
+   * been lost (a crash between the insert and the enqueue). A mail waiting for the budget of new
+   * recipients has a delayed job until its time, and counts only once that is long past. Ids
+   * only; each job names its organization.
    */
   staleQueued(olderThanSeconds: number, limit: number) {
     return sql(
@@ -254,6 +339,7 @@ export class MailRepository {
         id: string;
       }>`SELECT organization_id::text AS organization_id, id::text AS id FROM mail_log
        WHERE status = 'queued' AND updated_at < now() - make_interval(secs => $1)
+         AND (held_until IS NULL OR held_until < now() - make_interval(secs => $1))
        ORDER BY updated_at LIMIT $2`,
       [olderThanSeconds, limit],
     );

@@ -6120,6 +6120,16 @@ export interface components {
             conversation_id: number | null;
             /** Format: date-time */
             created_at: string;
+            /**
+             * @description Why the mail waits: `new_recipient_budget`, the organization has mailed its hourly budget of addresses that never wrote to it (MAIL_NEW_RECIPIENTS_PER_HOUR_PER_ORG); null when it does not wait
+             * @enum {string|null}
+             */
+            held_reason: "new_recipient_budget" | null;
+            /**
+             * Format: date-time
+             * @description Set while a `queued` mail waits (see `held_reason`): it is sent then, not before; null otherwise
+             */
+            held_until: string | null;
             id: number;
             /**
              * @example conversation_reply
@@ -6136,7 +6146,7 @@ export interface components {
             sent_at: string | null;
             site_id: number | null;
             /**
-             * @description `queued` until sent or given up (retried with backoff); `failed` after the last attempt, at once on an SMTP 5xx answer, or when SMTP_URL is unset (then the mail was logged, not sent)
+             * @description `queued` until sent or given up (retried with backoff; a mail waiting for the budget of new recipients stays queued, see `held_until`); `failed` after the last attempt, at once on an SMTP 5xx answer, or when SMTP_URL is unset (then the mail was logged, not sent)
              * @enum {string}
              */
             status: "queued" | "sent" | "failed";

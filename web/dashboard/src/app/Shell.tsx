@@ -284,8 +284,8 @@ function UnverifiedBanner() {
         ) : (
           <Button
             size="xs"
-            variant="light"
-            color="dark"
+            // White on the yellow banner: a grey light button there read as a disabled one.
+            variant="default"
             loading={resend.isPending}
             onClick={() => resend.mutate()}
           >

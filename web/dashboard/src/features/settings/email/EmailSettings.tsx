@@ -343,7 +343,18 @@ function MailLog() {
             header: t('settings.email.status'),
             cell: (mail) => (
               <>
-                <Tag color={STATUS_COLOR[mail.status] ?? 'gray'}>{statusLabel(mail.status)}</Tag>
+                {mail.held_until ? (
+                  <>
+                    <Tag color="orange">{t('settings.email.status.waiting')}</Tag>
+                    <Text size="xs" c="dimmed" mt={4}>
+                      {t('settings.email.held.new_recipient_budget', {
+                        time: formatDateTime(mail.held_until),
+                      })}
+                    </Text>
+                  </>
+                ) : (
+                  <Tag color={STATUS_COLOR[mail.status] ?? 'gray'}>{statusLabel(mail.status)}</Tag>
+                )}
                 {mail.last_error && (
                   <Text size="xs" c="dimmed" mt={4}>
                     {t('settings.email.attempts', { count: mail.attempts })}: {mail.last_error}
@@ -368,6 +379,9 @@ const KIND_LABELS: Record<string, MessageKey> = {
   appointment_cancellation: 'settings.email.kind.appointment_cancellation',
   transcript: 'settings.email.kind.transcript',
   agent_notification: 'settings.email.kind.agent_notification',
+  team_invitation: 'settings.email.kind.team_invitation',
+  password_reset: 'settings.email.kind.password_reset',
+  email_verification: 'settings.email.kind.email_verification',
 };
 
 /** A mail kind in words; a kind this dashboard does not know yet is shown as the API names it. */

@@ -46,7 +46,13 @@ export const emailSettingsMessages = {
   'settings.email.status.queued': 'Queued',
   'settings.email.status.sent': 'Sent',
   'settings.email.status.failed': 'Failed',
+  'settings.email.status.waiting': 'Waiting',
+  'settings.email.held.new_recipient_budget':
+    'Waits until {time}: your team has mailed its hourly number of new addresses (people who never got mail from you). It goes out then.',
   'settings.email.kind.login_code': 'Login code',
+  'settings.email.kind.team_invitation': 'Team invitation',
+  'settings.email.kind.password_reset': 'Password reset',
+  'settings.email.kind.email_verification': 'Address check',
   'settings.email.kind.test': 'Test mail',
   'settings.email.kind.conversation_reply': 'Chat reply',
   'settings.email.kind.ticket_acknowledgement': 'Ticket received',
