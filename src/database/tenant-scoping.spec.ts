@@ -116,6 +116,11 @@ const EXEMPT: { file: string; table: string; reason: string }[] = [
     reason: 'the mail retention job deletes the expired rows of every organization',
   },
   {
+    file: 'modules/mail/mail.repository.ts',
+    table: 'mail_recipients',
+    reason: 'the mail retention job deletes the expired mailed addresses of every organization',
+  },
+  {
     file: 'modules/idempotency/idempotency.repository.ts',
     table: 'idempotency_keys',
     reason: 'keyed by the API key, a credential of one organization',

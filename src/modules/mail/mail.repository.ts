@@ -347,13 +347,20 @@ export class MailRepository {
 
   /**
    * Retention (MAIL_RETENTION_DAYS): log rows of every organization written longer ago, once
-   * their mail is sent or failed for good (a queued one still has to go).
+   * their mail is sent or failed for good (a queued one still has to go), and the mailed
+   * addresses (`mail_recipients`) first mailed longer ago.
    */
   async deleteOlderThan(days: number): Promise<number> {
     const rows = await sql(
       this.dataSource,
       query<{ id: string }>`DELETE FROM mail_log
        WHERE created_at < now() - make_interval(days => $1) AND status <> 'queued' RETURNING id`,
+      [days],
+    );
+    // Addresses first mailed that long ago are not kept either (mailed again, one counts as new).
+    await sql(
+      this.dataSource,
+      query`DELETE FROM mail_recipients WHERE first_mailed_at < now() - make_interval(days => $1)`,
       [days],
     );
     return rows.length;

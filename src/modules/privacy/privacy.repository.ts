@@ -414,7 +414,8 @@ export class PrivacyRepository {
   /**
    * The mail log's rows about these conversations or tickets, or to this address: subject and
    * sealed content go, the address where it is the visitor's; one still queued is not sent any
-   * more (failed, "erased before it was sent"): its job finds it no longer queued.
+   * more (failed, "erased before it was sent"): its job finds it no longer queued. The address
+   * leaves the organization's mailed addresses (`mail_recipients`) too.
    */
   private async eraseMails(
     executor: SqlExecutor,
@@ -430,12 +431,20 @@ export class PrivacyRepository {
            WHEN strpos(lower(last_error), lower($4::text)) > 0 THEN $5
            ELSE last_error END,
          status = CASE WHEN status = 'queued' THEN 'failed' ELSE status END,
-         updated_at = now()
+         held_until = NULL, held_reason = NULL, updated_at = now()
        WHERE organization_id = $1 AND (conversation_id = ANY($2::bigint[])
          OR ticket_id = ANY($3::bigint[])
          OR ($4::text IS NOT NULL AND lower(recipient) = lower($4::text)))`,
       [organizationId, of.conversationIds ?? [], of.ticketIds ?? [], of.address ?? null, ERASED],
     );
+    // The address as one the organization has mailed (the budget of new recipients) goes too.
+    if (of.address) {
+      await sql(
+        executor,
+        query`DELETE FROM mail_recipients WHERE organization_id = $1 AND address = lower($2)`,
+        [organizationId, of.address],
+      );
+    }
   }
 
   /**
