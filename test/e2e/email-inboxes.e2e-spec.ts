@@ -283,7 +283,7 @@ describe('email inboxes', () => {
       await request(app.url)
         .post('/api/agent/email-inboxes')
         .set(bearer(org.token))
-        .send({ name: 'Billing', address: 'billing@acme.example' })
+        .send({ name: 'Invoices', address: 'invoices@acme.example' })
         .expect(201)
     ).body.data as Inbox;
     const auto = raw({
@@ -500,6 +500,53 @@ describe('email inboxes', () => {
       `SELECT count(*)::int AS n FROM tickets WHERE subject = 'Sent four times at once'`,
     );
     expect(tickets.rows[0].n).toBe(1);
+  });
+
+  it('delivers a mail and marks it taken in one transaction: a failed mark leaves no ticket behind', async () => {
+    // Issue 40, point 5: the Message-ID is claimed in the transaction that delivers. Before, the
+    // ticket was committed first and the mail marked `processed` after: a failure (a crash)
+    // between the two left a ticket and a mail still `received`, which the sweep delivered again.
+    const billed = await registerOrganization(app.url, 'Billed');
+    const inbox = (
+      await request(app.url)
+        .post('/api/agent/email-inboxes')
+        .set(bearer(billed.token))
+        .send({ name: 'Invoices', address: 'invoices@billed.example' })
+        .expect(201)
+    ).body.data as Inbox;
+    const subject = 'The mark fails once';
+    await db.query(`
+      CREATE FUNCTION fail_processed_mark() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN
+        IF NEW.status = 'processed' AND NEW.subject = '${subject}' THEN
+          RAISE EXCEPTION 'the processed mark fails (test)';
+        END IF;
+        RETURN NEW;
+      END $$;
+      CREATE TRIGGER fail_processed_mark BEFORE UPDATE ON inbound_mails
+        FOR EACH ROW EXECUTE FUNCTION fail_processed_mark();`);
+    try {
+      const answer = await post(
+        raw({ from: 'fay@example.com', to: inbox.address, subject, text: 'Bill me once.' }),
+      ).expect(200);
+      // Stored, not taken: the sweep parses it again later.
+      expect(answer.body.data.status).toBe('received');
+    } finally {
+      await db.query(
+        `DROP TRIGGER fail_processed_mark ON inbound_mails; DROP FUNCTION fail_processed_mark()`,
+      );
+    }
+    const tickets = await db.query(`SELECT count(*)::int AS n FROM tickets WHERE subject = $1`, [
+      subject,
+    ]);
+    expect(tickets.rows[0].n).toBe(0);
+    const stored = await db.query<{ status: string }>(
+      `SELECT status FROM inbound_mails ORDER BY id DESC LIMIT 1`,
+    );
+    expect(stored.rows[0].status).toBe('received');
+    // Nor was the acknowledgement sent: it follows the commit.
+    await settled(db, MAIL_QUEUES);
+    expect(smtp.mails.some((mail) => mail.to.includes('fay@example.com'))).toBe(false);
   });
 
   it("refuses the service's own addresses as an inbox", async () => {

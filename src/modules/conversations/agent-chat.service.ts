@@ -11,6 +11,12 @@ import { conversationEvents } from './conversation-events';
 import { type ConversationRow, ConversationsRepository } from './conversations.repository';
 import { type ConversationRecord, toConversationRecord } from './conversation-record';
 import { MissedChatsScheduler } from './missed-chats.scheduler';
+import {
+  afterCommit,
+  inOneTransaction,
+  inTransaction,
+  type SharedTransaction,
+} from '../../database/shared-transaction';
 
 /** The acting agent as the agents feature answers it. */
 type Member = Awaited<ReturnType<AgentsService['resolveActor']>>;
@@ -37,10 +43,7 @@ export interface Actor {
  * One transaction several writes share (a macro's steps): its manager, and the live pushes and
  * timer changes that may only happen once it has committed.
  */
-export interface SharedTransaction {
-  manager: EntityManager;
-  afterCommit: Array<() => Promise<void> | void>;
-}
+export type { SharedTransaction };
 
 /**
  * The agent's side of a chat (agent desk and public API): replies and notes, closing and
@@ -105,7 +108,7 @@ export class AgentChatService {
       },
       tx,
     );
-    await this.afterCommit(tx, async () => {
+    await afterCommit(tx, async () => {
       if (note) {
         this.realtime.toOrganization(actor.organizationId, 'message.created', messagePush(message));
         return;
@@ -158,7 +161,7 @@ export class AgentChatService {
       },
       tx,
     );
-    await this.afterCommit(tx, () => {
+    await afterCommit(tx, () => {
       if (!result.changed) return;
       this.realtime.toBothSides(
         this.pushTarget(actor.organizationId, result.conversation),
@@ -234,7 +237,7 @@ export class AgentChatService {
       },
       tx,
     );
-    await this.afterCommit(tx, async () => {
+    await afterCommit(tx, async () => {
       if (note) {
         this.realtime.toOrganization(actor.organizationId, 'message.created', messagePush(note));
       }
@@ -275,7 +278,7 @@ export class AgentChatService {
       },
       tx,
     );
-    await this.afterCommit(tx, () =>
+    await afterCommit(tx, () =>
       this.realtime.toBothSides(
         this.pushTarget(actor.organizationId, conversation),
         'conversation.updated',
@@ -310,7 +313,7 @@ export class AgentChatService {
       },
       tx,
     );
-    await this.afterCommit(tx, () =>
+    await afterCommit(tx, () =>
       this.realtime.toBothSides(
         this.pushTarget(actor.organizationId, conversation),
         'conversation.updated',
@@ -342,7 +345,7 @@ export class AgentChatService {
       },
       tx,
     );
-    await this.afterCommit(tx, () =>
+    await afterCommit(tx, () =>
       this.realtime.toOrganization(actor.organizationId, 'conversation.updated', {
         ...this.update(conversation),
         snoozed_until: until ? until.toISOString() : null,
@@ -391,7 +394,7 @@ export class AgentChatService {
       );
       return work(manager, conversation, agent);
     };
-    return tx ? run(tx.manager) : this.dataSource.transaction(run);
+    return inTransaction(this.dataSource, tx, run);
   }
 
   /**
@@ -403,22 +406,12 @@ export class AgentChatService {
   }
 
   /** Now, or (inside a shared transaction) once it has committed. */
-  private async afterCommit(
-    tx: SharedTransaction | undefined,
-    effect: () => Promise<void> | void,
-  ): Promise<void> {
-    if (tx) tx.afterCommit.push(effect);
-    else await effect();
-  }
 
   /**
    * Runs several writes in one transaction (each given `tx`): all of them commit or none does,
    * and their pushes follow the commit, in order.
    */
-  async inOneTransaction<T>(work: (tx: SharedTransaction) => Promise<T>): Promise<T> {
-    const afterCommit: SharedTransaction['afterCommit'] = [];
-    const result = await this.dataSource.transaction((manager) => work({ manager, afterCommit }));
-    for (const effect of afterCommit) await effect();
-    return result;
+  inOneTransaction<T>(work: (tx: SharedTransaction) => Promise<T>): Promise<T> {
+    return inOneTransaction(this.dataSource, work);
   }
 }

@@ -1,6 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { AppError } from '../../common/errors/app-error';
+import {
+  afterCommit,
+  inTransaction,
+  type SharedTransaction,
+} from '../../database/shared-transaction';
 import { type MessageRecord, MessagesService } from '../messages/messages.service';
 import { OutboxService } from '../outbox/outbox.service';
 import { RealtimeService } from '../realtime/realtime.service';
@@ -34,8 +39,9 @@ export class EmailRepliesService {
     conversationId: string,
     body: string,
     extra: { attachmentIds?: number[]; senderMismatch?: boolean } = {},
+    tx?: SharedTransaction,
   ): Promise<{ conversationId: string; message: MessageRecord; reopened: boolean }> {
-    const result = await this.dataSource.transaction(async (manager) => {
+    const result = await inTransaction(this.dataSource, tx, async (manager) => {
       const conversation = await this.conversations.lock(manager, organizationId, conversationId);
       if (!conversation) throw AppError.notFound();
       let target = conversation.id;
@@ -102,6 +108,22 @@ export class EmailRepliesService {
       visitorId: result.visitorId,
       conversationId: result.target,
     };
+    await afterCommit(tx, () => this.announce(push, conversationId, result));
+    return { conversationId: result.target, message: result.message, reopened: result.changed };
+  }
+
+  /** The answer, live on both sides (and the conversation's new status when it changed). */
+  private announce(
+    push: { organizationId: string; visitorId: string; conversationId: string },
+    conversationId: string,
+    result: {
+      target: string;
+      message: MessageRecord;
+      changed: boolean;
+      status: ConversationStatus;
+      assigned: string | null;
+    },
+  ): void {
     if (result.changed) {
       this.realtime.toBothSides(
         push,
@@ -115,7 +137,6 @@ export class EmailRepliesService {
       );
     }
     this.realtime.toBothSides(push, 'message.created', messagePush(result.message));
-    return { conversationId: result.target, message: result.message, reopened: result.changed };
   }
 
   /**
@@ -127,6 +148,7 @@ export class EmailRepliesService {
     conversationId: string,
     agentId: string,
     content: { body: string; attachmentIds?: number[]; senderMismatch?: boolean },
+    tx?: SharedTransaction,
   ): Promise<MessageRecord> {
     return this.agentChat.reply(
       { organizationId, agentUserId: Number(agentId), keyCreatorId: null },
@@ -137,6 +159,7 @@ export class EmailRepliesService {
         uploader: { type: 'agent', id: agentId },
         senderMismatch: content.senderMismatch,
       },
+      tx,
     );
   }
 }

@@ -2,6 +2,7 @@ import { Inject, Injectable, Logger, type OnModuleInit } from '@nestjs/common';
 import { AppError } from '../../common/errors/app-error';
 import { RATE_LIMIT_STORE, type RateLimitStore } from '../../common/rate-limit/rate-limit.store';
 import { AppConfig } from '../../config/app-config';
+import { afterCommit, type SharedTransaction } from '../../database/shared-transaction';
 import { AgentsService } from '../agents/agents.service';
 import { MailService } from '../mail/mail.service';
 import { OutboxService } from '../outbox/outbox.service';
@@ -42,7 +43,10 @@ export class TicketMailService implements OnModuleInit {
     });
   }
 
-  /** A ticket from a new mail to `inbox`, acknowledged to the sender when the inbox says so. */
+  /**
+   * A ticket from a new mail to `inbox`, acknowledged to the sender when the inbox says so. In
+   * `tx` (the incoming mail is marked taken in it); the acknowledgement goes once it commits.
+   */
   async openFromMail(
     inbox: EmailInboxRecord,
     mail: {
@@ -52,17 +56,23 @@ export class TicketMailService implements OnModuleInit {
       text: string;
       automatic: boolean;
     },
+    tx?: SharedTransaction,
   ): Promise<string> {
     const organizationId = inbox.organizationId;
     const subject = (mail.subject ?? '').trim().slice(0, 255) || '(no subject)';
-    const ticket = await this.tickets.createFromEmail(organizationId, {
-      siteId: inbox.siteId,
-      subject,
-      description: mail.text,
-      customerName: mail.fromName ?? undefined,
-      customerEmail: mail.fromAddress,
-    });
-    if (inbox.acknowledge && (await this.mayAcknowledge(inbox, mail))) {
+    const ticket = await this.tickets.createFromEmail(
+      organizationId,
+      {
+        siteId: inbox.siteId,
+        subject,
+        description: mail.text,
+        customerName: mail.fromName ?? undefined,
+        customerEmail: mail.fromAddress,
+      },
+      tx,
+    );
+    await afterCommit(tx, async () => {
+      if (!inbox.acknowledge || !(await this.mayAcknowledge(inbox, mail))) return;
       await this.mail.send(organizationId, {
         // Nothing the sender wrote (display name, subject) goes back: the `From` may be forged.
         template: { kind: 'ticket_acknowledgement', ticketNumber: ticket.ticketNumber },
@@ -73,7 +83,7 @@ export class TicketMailService implements OnModuleInit {
         // RFC 3834: an automatic answer, which other autoresponders must not answer.
         headers: { 'Auto-Submitted': 'auto-replied' },
       });
-    }
+    });
     return ticket.id;
   }
 
@@ -120,8 +130,9 @@ export class TicketMailService implements OnModuleInit {
     ticketId: string,
     text: string,
     senderMismatch = false,
+    tx?: SharedTransaction,
   ): Promise<void> {
-    await this.changes.addCustomerComment(organizationId, ticketId, text, senderMismatch);
+    await this.changes.addCustomerComment(organizationId, ticketId, text, senderMismatch, tx);
   }
 
   /**
@@ -133,6 +144,7 @@ export class TicketMailService implements OnModuleInit {
     ticketId: string,
     userId: string,
     answer: { text: string; senderMismatch: boolean },
+    tx?: SharedTransaction,
   ): Promise<void> {
     if (!(await this.agents.findMember(organizationId, userId))) {
       throw AppError.invalid(
@@ -141,10 +153,12 @@ export class TicketMailService implements OnModuleInit {
         'inbox_agent_gone',
       );
     }
-    await this.changes.addComment({ organizationId, userId }, ticketId, {
-      body: answer.text,
-      senderMismatch: answer.senderMismatch,
-    });
+    await this.changes.addComment(
+      { organizationId, userId },
+      ticketId,
+      { body: answer.text, senderMismatch: answer.senderMismatch },
+      tx,
+    );
   }
 
   private async mailComment(organizationId: string, ticketId: string, commentId: string) {

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource } from 'typeorm';
+import { DataSource, type EntityManager } from 'typeorm';
 import { isUniqueViolation, query, sql } from '../../database/sql';
 
 export type InboundDoor = 'http' | 'smtp' | 'imap';
@@ -56,10 +56,13 @@ export class InboundMailWorkerRepository {
   }
 
   /**
-   * Matched to an organization and taken: `duplicate` when the organization already took a mail
-   * with this Message-ID (the unique index decides, so two doors at once take it once).
+   * Matched to an organization and taken, in the transaction that delivers it. The organization's
+   * unique index on the Message-ID decides between two copies: the loser's statement fails
+   * (`isMessageIdTaken`) and its delivery rolls back with it. A row no longer `received` (another
+   * instance took it meanwhile) throws MailNoLongerReceived, with the same effect.
    */
   async markProcessed(
+    manager: EntityManager,
     id: string,
     result: {
       organizationId: string;
@@ -71,32 +74,28 @@ export class InboundMailWorkerRepository {
       ticketId: string | null;
       senderMismatch: boolean;
     },
-  ): Promise<'processed' | 'duplicate'> {
-    try {
-      await sql(
-        this.dataSource,
-        query`UPDATE inbound_mails SET status = 'processed', organization_id = $2, message_id = $3,
-           from_address = $4, subject = $5, outcome = $6, conversation_id = $7, ticket_id = $8,
-           sender_mismatch = $9, attempts = attempts + 1, processed_at = now(), last_error = NULL
-         WHERE id = $1 AND status = 'received'`,
-        [
-          id,
-          result.organizationId,
-          result.messageId,
-          result.fromAddress,
-          result.subject,
-          result.outcome,
-          result.conversationId,
-          result.ticketId,
-          result.senderMismatch,
-        ],
-      );
-      return 'processed';
-    } catch (error) {
-      if (!isUniqueViolation(error)) throw error;
-      await this.markRejected(id, 'duplicate', 'duplicate', result.organizationId);
-      return 'duplicate';
-    }
+  ): Promise<void> {
+    const rows = await sql(
+      manager,
+      query<{
+        id: string;
+      }>`UPDATE inbound_mails SET status = 'processed', organization_id = $2, message_id = $3,
+         from_address = $4, subject = $5, outcome = $6, conversation_id = $7, ticket_id = $8,
+         sender_mismatch = $9, attempts = attempts + 1, processed_at = now(), last_error = NULL
+       WHERE id = $1 AND status = 'received' RETURNING id`,
+      [
+        id,
+        result.organizationId,
+        result.messageId,
+        result.fromAddress,
+        result.subject,
+        result.outcome,
+        result.conversationId,
+        result.ticketId,
+        result.senderMismatch,
+      ],
+    );
+    if (rows.length === 0) throw new MailNoLongerReceived(id);
   }
 
   /**
@@ -172,4 +171,18 @@ export class InboundMailWorkerRepository {
     );
     return rows.length;
   }
+}
+
+/** The incoming mail was taken (or refused) by another process while this one delivered it. */
+export class MailNoLongerReceived extends Error {
+  constructor(id: string) {
+    super(`incoming mail ${id} is no longer waiting to be delivered`);
+  }
+}
+
+/** Whether `error` is the organization's Message-ID index refusing a second copy of a mail. */
+export function isMessageIdTaken(error: unknown): boolean {
+  const constraint = (error as { driverError?: { constraint?: string } } | null)?.driverError
+    ?.constraint;
+  return isUniqueViolation(error) && constraint === 'inbound_mails_message_once_idx';
 }

@@ -1,6 +1,8 @@
 import { Injectable, Logger } from '@nestjs/common';
+import { DataSource } from 'typeorm';
 import { AppConfig } from '../../config/app-config';
 import { AppError } from '../../common/errors/app-error';
+import { inOneTransaction, type SharedTransaction } from '../../database/shared-transaction';
 import {
   AttachmentsService,
   MAX_ATTACHMENTS_PER_MESSAGE,
@@ -12,8 +14,16 @@ import { EmailInboxesService } from '../email-inboxes/email-inboxes.service';
 import { TicketMailService } from '../email-inboxes/ticket-mail.service';
 import { replyTokenOf } from '../mail/mail-tokens';
 import { MailService } from '../mail/mail.service';
-import { type InboundDoor, InboundMailWorkerRepository } from './inbound-mail-worker.repository';
+import {
+  type InboundDoor,
+  InboundMailWorkerRepository,
+  isMessageIdTaken,
+  MailNoLongerReceived,
+} from './inbound-mail-worker.repository';
 import { type ParsedInbound, parseInbound } from './inbound-parser';
+
+/** What `deliverOnce` answers when another copy of the mail was taken first. */
+const DUPLICATE = Symbol('duplicate');
 
 /** What became of an incoming mail. */
 export type InboundOutcome =
@@ -45,6 +55,7 @@ export class InboundMailService {
     private readonly conversations: ConversationsService,
     private readonly attachments: AttachmentsService,
     private readonly config: AppConfig,
+    private readonly dataSource: DataSource,
   ) {}
 
   /**
@@ -181,27 +192,23 @@ export class InboundMailService {
     const organizationId = inbox.organizationId;
     if (await this.duplicate(id, organizationId, parsed)) return { status: 'duplicate' };
     const text = withFilesNotKept(parsed.text, this.filesNotKept(id, parsed));
-    const ticketId = await this.ticketMail.openFromMail(inbox, {
-      fromAddress: parsed.from.address,
-      fromName: parsed.from.name,
-      subject: parsed.subject,
-      text: text || '(no text)',
-      automatic: parsed.automatic,
+    const ticketId = await this.deliverOnce(id, organizationId, parsed, async (tx) => {
+      const opened = await this.ticketMail.openFromMail(
+        inbox,
+        {
+          fromAddress: parsed.from.address,
+          fromName: parsed.from.name,
+          subject: parsed.subject,
+          text: text || '(no text)',
+          automatic: parsed.automatic,
+        },
+        tx,
+      );
+      return { value: opened, taken: { outcome: 'ticket_created', ticketId: opened } };
     });
-    const status = await this.store.markProcessed(id, {
-      organizationId,
-      messageId: parsed.messageId,
-      fromAddress: parsed.from.address,
-      subject: parsed.subject,
-      outcome: 'ticket_created',
-      conversationId: null,
-      ticketId,
-      senderMismatch: false,
-    });
+    if (ticketId === DUPLICATE) return { status: 'duplicate' };
     this.logger.log({ msg: 'ticket opened from mail', id, organizationId, ticketId });
-    return status === 'duplicate'
-      ? { status: 'duplicate' }
-      : { status: 'processed', outcome: 'ticket_created', ticketId };
+    return { status: 'processed', outcome: 'ticket_created', ticketId };
   }
 
   private async deliverToTicket(
@@ -215,29 +222,30 @@ export class InboundMailService {
     const text = withFilesNotKept(parsed.text, this.filesNotKept(id, parsed));
     if (!text) return this.empty(id, organizationId);
     const senderMismatch = this.senderMismatch(id, parsed, bound);
+    let delivered: typeof DUPLICATE | undefined;
     try {
-      if (bound.userId) {
-        await this.ticketMail.agentAnswer(organizationId, ticketId, bound.userId, {
-          text,
-          senderMismatch,
-        });
-      } else {
-        await this.ticketMail.customerAnswer(organizationId, ticketId, text, senderMismatch);
-      }
+      delivered = await this.deliverOnce(id, organizationId, parsed, async (tx) => {
+        if (bound.userId) {
+          await this.ticketMail.agentAnswer(
+            organizationId,
+            ticketId,
+            bound.userId,
+            { text, senderMismatch },
+            tx,
+          );
+        } else {
+          await this.ticketMail.customerAnswer(organizationId, ticketId, text, senderMismatch, tx);
+        }
+        return {
+          value: undefined,
+          taken: { outcome: 'ticket_comment', ticketId, senderMismatch },
+        };
+      });
     } catch (error) {
       if (error instanceof AppError) return this.refused(id, organizationId, error);
       throw error;
     }
-    const status = await this.store.markProcessed(id, {
-      organizationId,
-      messageId: parsed.messageId,
-      fromAddress: parsed.from.address,
-      subject: parsed.subject,
-      outcome: 'ticket_comment',
-      conversationId: null,
-      ticketId,
-      senderMismatch,
-    });
+    if (delivered === DUPLICATE) return { status: 'duplicate' };
     this.logger.log({
       msg: 'emailed answer added to the ticket',
       id,
@@ -245,9 +253,7 @@ export class InboundMailService {
       ticketId,
       asAgent: bound.userId !== null,
     });
-    return status === 'duplicate'
-      ? { status: 'duplicate' }
-      : { status: 'processed', outcome: 'ticket_comment', ticketId };
+    return { status: 'processed', outcome: 'ticket_comment', ticketId };
   }
 
   private async deliverToConversation(
@@ -260,46 +266,48 @@ export class InboundMailService {
     if (await this.duplicate(id, organizationId, parsed)) return { status: 'duplicate' };
     if (!parsed.text && parsed.attachments.length === 0) return this.empty(id, organizationId);
     const senderMismatch = this.senderMismatch(id, parsed, bound);
-    let delivered: { conversationId: string; reopened: boolean };
+    let delivered: { conversationId: string; reopened: boolean } | typeof DUPLICATE;
     try {
-      if (bound.userId) {
-        const attachmentIds = await this.keepFiles(id, organizationId, parsed, {
-          type: 'agent',
-          id: bound.userId,
-        });
-        if (!parsed.text && attachmentIds.length === 0) return this.empty(id, organizationId);
-        await this.replies.agentAnswer(organizationId, conversationId, bound.userId, {
-          body: parsed.text,
-          attachmentIds,
-          senderMismatch,
-        });
-        delivered = { conversationId, reopened: false };
-      } else {
-        const { visitorId } = await this.conversations.get(organizationId, conversationId);
-        const attachmentIds = await this.keepFiles(id, organizationId, parsed, {
-          type: 'visitor',
-          id: visitorId,
-        });
-        if (!parsed.text && attachmentIds.length === 0) return this.empty(id, organizationId);
-        delivered = await this.replies.receive(organizationId, conversationId, parsed.text, {
-          attachmentIds,
-          senderMismatch,
-        });
-      }
+      const uploader: Uploader = bound.userId
+        ? { type: 'agent', id: bound.userId }
+        : {
+            type: 'visitor',
+            id: (await this.conversations.get(organizationId, conversationId)).visitorId,
+          };
+      const attachmentIds = await this.keepFiles(id, organizationId, parsed, uploader);
+      if (!parsed.text && attachmentIds.length === 0) return this.empty(id, organizationId);
+      delivered = await this.deliverOnce(id, organizationId, parsed, async (tx) => {
+        const into = bound.userId
+          ? await this.replies
+              .agentAnswer(
+                organizationId,
+                conversationId,
+                bound.userId,
+                { body: parsed.text, attachmentIds, senderMismatch },
+                tx,
+              )
+              .then(() => ({ conversationId, reopened: false }))
+          : await this.replies.receive(
+              organizationId,
+              conversationId,
+              parsed.text,
+              { attachmentIds, senderMismatch },
+              tx,
+            );
+        return {
+          value: into,
+          taken: {
+            outcome: 'conversation_message',
+            conversationId: into.conversationId,
+            senderMismatch,
+          },
+        };
+      });
     } catch (error) {
       if (error instanceof AppError) return this.refused(id, organizationId, error);
       throw error;
     }
-    const status = await this.store.markProcessed(id, {
-      organizationId,
-      messageId: parsed.messageId,
-      fromAddress: parsed.from.address,
-      subject: parsed.subject,
-      outcome: 'conversation_message',
-      conversationId: delivered.conversationId,
-      ticketId: null,
-      senderMismatch,
-    });
+    if (delivered === DUPLICATE) return { status: 'duplicate' };
     this.logger.log({
       msg: 'emailed answer added to the conversation',
       id,
@@ -308,13 +316,56 @@ export class InboundMailService {
       reopened: delivered.reopened,
       asAgent: bound.userId !== null,
     });
-    return status === 'duplicate'
-      ? { status: 'duplicate' }
-      : {
-          status: 'processed',
-          outcome: 'conversation_message',
-          conversationId: delivered.conversationId,
-        };
+    return {
+      status: 'processed',
+      outcome: 'conversation_message',
+      conversationId: delivered.conversationId,
+    };
+  }
+
+  /**
+   * Delivers the mail and marks it taken in one transaction (DESIGN section 9: the Message-ID is
+   * claimed in the delivering transaction). The `processed` mark holds the Message-ID under the
+   * organization's unique index, so of two copies delivered at once (two doors, two instances)
+   * one commits and the other's delivery rolls back as a duplicate; and a crash cannot leave a
+   * delivered mail `received`, to be delivered again by the sweep. Pushes and the acknowledgement
+   * follow the commit.
+   */
+  private async deliverOnce<T>(
+    id: string,
+    organizationId: string,
+    parsed: ParsedInbound,
+    deliver: (tx: SharedTransaction) => Promise<{
+      value: T;
+      taken: {
+        outcome: 'ticket_created' | 'ticket_comment' | 'conversation_message';
+        ticketId?: string;
+        conversationId?: string;
+        senderMismatch?: boolean;
+      };
+    }>,
+  ): Promise<T | typeof DUPLICATE> {
+    try {
+      return await inOneTransaction(this.dataSource, async (tx) => {
+        const { value, taken } = await deliver(tx);
+        await this.store.markProcessed(tx.manager, id, {
+          organizationId,
+          messageId: parsed.messageId,
+          fromAddress: parsed.from.address,
+          subject: parsed.subject,
+          outcome: taken.outcome,
+          conversationId: taken.conversationId ?? null,
+          ticketId: taken.ticketId ?? null,
+          senderMismatch: taken.senderMismatch ?? false,
+        });
+        return value;
+      });
+    } catch (error) {
+      if (!isMessageIdTaken(error) && !(error instanceof MailNoLongerReceived)) throw error;
+      await this.store.markRejected(id, 'duplicate', 'duplicate', organizationId);
+      this.logger.log({ msg: 'incoming mail already taken (same Message-ID)', id, organizationId });
+      return DUPLICATE;
+    }
   }
 
   /**

@@ -1,17 +1,11 @@
 import { Injectable } from '@nestjs/common';
-import type { EntityManager } from 'typeorm';
 import { AppError } from '../../common/errors/app-error';
+import type { SharedTransaction } from '../../database/shared-transaction';
 import { isUniqueViolation } from '../../database/sql';
 import { RealtimeService } from '../realtime/realtime.service';
 import { type LabelRow, LabelsRepository } from './labels.repository';
 
 const TAKEN = 'Another label already has this name.';
-
-/** A transaction shared with other writes (a macro), and what runs once it has committed. */
-interface SharedTransaction {
-  manager: EntityManager;
-  afterCommit: Array<() => Promise<void> | void>;
-}
 
 /** Organization labels and the labels on conversations. */
 @Injectable()

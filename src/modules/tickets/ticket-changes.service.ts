@@ -19,6 +19,11 @@ import type {
 } from './ticket-rows';
 import { toTicketCommentRecord, type TicketCommentRecord } from './ticket-record';
 import { TicketsRepository } from './tickets.repository';
+import {
+  afterCommit,
+  inTransaction,
+  type SharedTransaction,
+} from '../../database/shared-transaction';
 
 /** A desk change; `assigned_agent_id: null` unassigns, an omitted field keeps its value. */
 export interface TicketUpdateInput {
@@ -51,17 +56,23 @@ export class TicketChangesService {
     ticketId: string,
     input: { status: TicketStatus; agent_user_id?: number },
   ): Promise<{ id: string; status: TicketStatus }> {
-    return this.onLocked(key.organizationId, ticketId, 'updated', async (manager, ticket) => {
-      const agent = await this.agents.resolveActor(
-        manager,
-        key.organizationId,
-        input.agent_user_id,
-        key.createdByUserId,
-      );
-      const actor: TicketActor = { type: 'api', userId: agent.id };
-      const updated = await this.change(manager, ticket, { status: input.status }, actor);
-      return { result: { id: updated.id, status: updated.status }, actor, row: updated };
-    });
+    return this.onLocked(
+      key.organizationId,
+      ticketId,
+      'updated',
+      undefined,
+      async (manager, ticket) => {
+        const agent = await this.agents.resolveActor(
+          manager,
+          key.organizationId,
+          input.agent_user_id,
+          key.createdByUserId,
+        );
+        const actor: TicketActor = { type: 'api', userId: agent.id };
+        const updated = await this.change(manager, ticket, { status: input.status }, actor);
+        return { result: { id: updated.id, status: updated.status }, actor, row: updated };
+      },
+    );
   }
 
   /**
@@ -94,26 +105,32 @@ export class TicketChangesService {
         'ticket_change_empty',
       );
     }
-    return this.onLocked(organizationId, ticketId, 'updated', async (manager, ticket) => {
-      const assignedAgentId =
-        input.assigned_agent_id === undefined || input.assigned_agent_id === null
-          ? input.assigned_agent_id
-          : await assigneeOf(this.agents, organizationId, input.assigned_agent_id);
+    return this.onLocked(
+      organizationId,
+      ticketId,
+      'updated',
+      undefined,
+      async (manager, ticket) => {
+        const assignedAgentId =
+          input.assigned_agent_id === undefined || input.assigned_agent_id === null
+            ? input.assigned_agent_id
+            : await assigneeOf(this.agents, organizationId, input.assigned_agent_id);
 
-      const actor: TicketActor = { type: 'agent', userId: agent.userId };
-      const updated = await this.change(
-        manager,
-        ticket,
-        { status: input.status, priority: input.priority, assignedAgentId },
-        actor,
-      );
-      const result = {
-        ticket: updated,
-        comments: await this.tickets.comments(manager, organizationId, ticketId),
-        activity: await this.tickets.activity(manager, organizationId, ticketId),
-      };
-      return { result, actor, row: updated };
-    });
+        const actor: TicketActor = { type: 'agent', userId: agent.userId };
+        const updated = await this.change(
+          manager,
+          ticket,
+          { status: input.status, priority: input.priority, assignedAgentId },
+          actor,
+        );
+        const result = {
+          ticket: updated,
+          comments: await this.tickets.comments(manager, organizationId, ticketId),
+          activity: await this.tickets.activity(manager, organizationId, ticketId),
+        };
+        return { result, actor, row: updated };
+      },
+    );
   }
 
   /**
@@ -124,9 +141,10 @@ export class TicketChangesService {
     agent: Pick<AgentPrincipal, 'organizationId' | 'userId'>,
     ticketId: string,
     input: { body: string; is_internal?: boolean; senderMismatch?: boolean },
+    tx?: SharedTransaction,
   ): Promise<TicketCommentRecord> {
     const organizationId = agent.organizationId;
-    return this.onLocked(organizationId, ticketId, 'commented', async (manager, ticket) => {
+    return this.onLocked(organizationId, ticketId, 'commented', tx, async (manager, ticket) => {
       const comment = await this.tickets.insertComment(manager, organizationId, {
         ticketId,
         authorType: 'agent',
@@ -150,8 +168,9 @@ export class TicketChangesService {
     ticketId: string,
     body: string,
     senderMismatch = false,
+    tx?: SharedTransaction,
   ): Promise<TicketCommentRecord> {
-    return this.onLocked(organizationId, ticketId, 'commented', async (manager, ticket) => {
+    return this.onLocked(organizationId, ticketId, 'commented', tx, async (manager, ticket) => {
       const comment = await this.tickets.insertComment(manager, organizationId, {
         ticketId,
         authorType: 'customer',
@@ -168,24 +187,26 @@ export class TicketChangesService {
 
   /**
    * Runs a write on the ticket's row, locked for the transaction so concurrent writes see each
-   * other's result (and their events chain up); another organization's ticket is a 404.
+   * other's result (and their events chain up); another organization's ticket is a 404. In `tx`
+   * when given (an incoming mail's delivery), its push then after that commits.
    */
   private async onLocked<T>(
     organizationId: string,
     ticketId: string,
     change: TicketPush['change'],
+    tx: SharedTransaction | undefined,
     work: (
       manager: EntityManager,
       ticket: TicketRow,
     ) => Promise<{ result: T; actor: TicketActor; row?: TicketRow }>,
   ): Promise<T> {
-    const { result, actor, row } = await this.dataSource.transaction(async (manager) => {
+    const { result, actor, row } = await inTransaction(this.dataSource, tx, async (manager) => {
       const ticket = await this.tickets.lock(manager, organizationId, ticketId);
       if (!ticket) throw AppError.notFound();
       return work(manager, ticket);
     });
     // Open ticket lists show it without a reload (after the commit: never a change undone).
-    await this.pushes.announce(organizationId, ticketId, change, actor, row);
+    await afterCommit(tx, () => this.pushes.announce(organizationId, ticketId, change, actor, row));
     return result;
   }
 

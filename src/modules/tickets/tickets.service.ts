@@ -25,6 +25,11 @@ import {
   type TicketThreadRecord,
 } from './ticket-record';
 import { CustomerHistoryRepository } from './customer-history.repository';
+import {
+  afterCommit,
+  inTransaction,
+  type SharedTransaction,
+} from '../../database/shared-transaction';
 
 /**
  * A ticket filed through the public API or the agent desk (only the desk may assign it). A null
@@ -196,22 +201,28 @@ export class TicketsService {
       customerName?: string;
       customerEmail: string;
     },
+    tx?: SharedTransaction,
   ): Promise<TicketRecord> {
     return toTicketRecord(
-      await this.open(organizationId, {
-        source: 'email',
-        ...input,
-        actor: { type: 'customer', userId: null },
-      }),
+      await this.open(
+        organizationId,
+        { source: 'email', ...input, actor: { type: 'customer', userId: null } },
+        tx,
+      ),
     );
   }
 
   /**
    * Files a ticket: needs ticketing on the plan (403), numbered from the organization's sequence
    * for the year and announced as `ticket.created` (and `ticket.assigned` when it starts with an
-   * assignee), in one transaction.
+   * assignee), in one transaction (`tx`'s when given: the incoming mail it comes from is marked
+   * taken in the same one).
    */
-  private async open(organizationId: string, draft: TicketDraft): Promise<TicketRow> {
+  private async open(
+    organizationId: string,
+    draft: TicketDraft,
+    tx?: SharedTransaction,
+  ): Promise<TicketRow> {
     await this.organizations.requireFeature(organizationId, 'ticketing');
 
     const siteId = await this.tickets.siteOf(organizationId, draft.siteId);
@@ -234,7 +245,7 @@ export class TicketsService {
         : await assigneeOf(this.agents, organizationId, draft.assignedAgentId);
 
     const ticketNumber = await this.tickets.nextNumber(organizationId);
-    const filed = await this.dataSource.transaction(async (manager) => {
+    const filed = await inTransaction(this.dataSource, tx, async (manager) => {
       const ticket = await this.tickets.insert(manager, organizationId, {
         siteId,
         visitorId: visitor?.id ?? null,
@@ -261,7 +272,9 @@ export class TicketsService {
       ]);
       return ticket;
     });
-    await this.pushes.announce(organizationId, filed.id, 'created', draft.actor, filed);
+    await afterCommit(tx, () =>
+      this.pushes.announce(organizationId, filed.id, 'created', draft.actor, filed),
+    );
     return filed;
   }
 
