@@ -6,6 +6,7 @@ import { eventually } from '../utils/app-process';
 import {
   browserAvailable,
   screenshotOnFailure,
+  layoutSettled,
   seriousAxeViolations,
   type TestBrowser,
 } from '../utils/browser';
@@ -137,6 +138,8 @@ describeIfBrowser('the dashboard: a day, page by page', () => {
   const look = async (name: string, role: string, ready: (p: Page) => Promise<unknown>) => {
     for (const width of [1440, 390]) {
       await page!.setViewportSize({ width, height: width === 390 ? 844 : 900 });
+      // The page as it rests at the new width, not a step of its reflow.
+      await layoutSettled(page!);
       await ready(page!);
       expect(await seriousAxeViolations(page!)).toEqual([]);
       // Nothing wider than the screen: the page does not scroll sideways (the elements that

@@ -311,6 +311,36 @@ const SETTLE = `(async () => {
   }
 })()`;
 
+/**
+ * Resolves once the page's layout has stopped moving: the controls (buttons, links, fields) keep
+ * their places across three checks two animation frames apart. After a resize the page changes in
+ * steps (a media query's render, then the rows of a wrapping toolbar reflowing), and a click
+ * aimed at a button that moved a moment later lands on its container: seen in
+ * `dashboard-day-screens` under CI load (the click hit the toolbar's DIV, the drawer never opened).
+ * A person clicks what they see at rest; so does a test that waits for this first.
+ */
+export async function layoutSettled(page: Pick<Page, 'evaluate'>): Promise<void> {
+  await page.evaluate(LAYOUT_SETTLED);
+}
+
+const LAYOUT_SETTLED = `(async () => {
+  const twoFrames = () =>
+    new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
+  const places = () =>
+    [...document.querySelectorAll('button, a, input, select, textarea, [role=button]')]
+      .map((el) => { const r = el.getBoundingClientRect(); return r.x + ',' + r.y + ',' + r.width + ',' + r.height; })
+      .join(';');
+  let last = places();
+  let still = 0;
+  // Bounded: a page that moves for ever (an animation of its own) is taken as it stands.
+  for (let round = 0; round < 100 && still < 3; round++) {
+    await twoFrames();
+    const now = places();
+    still = now === last ? still + 1 : 0;
+    last = now;
+  }
+})()`;
+
 export async function seriousAxeViolations(
   page: Pick<Page, 'addScriptTag' | 'evaluate'>,
   exclude: string[] = [],
