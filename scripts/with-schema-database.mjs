@@ -46,15 +46,16 @@ function alive(pid) {
 }
 
 /** Directories of runs that died (SIGKILL skips our cleanup), with any server they left. */
-function removeDeadRuns(root) {
+function removeDeadRuns(root, isPostmasterOf) {
   if (!existsSync(root)) return;
   for (const entry of readdirSync(root)) {
     const pid = /^sql-check-(\d+)$/.exec(entry)?.[1];
     if (!pid || alive(Number(pid))) continue;
-    const postmaster = path.join(root, entry, 'pg', 'postmaster.pid');
+    const databaseDir = path.join(root, entry, 'pg');
+    const postmaster = path.join(databaseDir, 'postmaster.pid');
     if (existsSync(postmaster)) {
       const serverPid = Number(readFileSync(postmaster, 'utf8').split('\n')[0]);
-      if (serverPid > 0 && alive(serverPid)) process.kill(serverPid, 'SIGQUIT');
+      if (isPostmasterOf(serverPid, databaseDir)) process.kill(serverPid, 'SIGQUIT');
     }
     rmSync(path.join(root, entry), { recursive: true, force: true });
   }
@@ -68,11 +69,13 @@ async function main() {
     console.error('Build first (`npm run build`): the schema comes from the compiled migrations.');
     return 1;
   }
-  const { startEmbeddedPostgres } = require(path.join(compiled, 'embedded-postgres.js'));
+  const { isPostmasterOf, startEmbeddedPostgres } = require(
+    path.join(compiled, 'embedded-postgres.js'),
+  );
   const { runMigrations } = require(path.join(compiled, 'migrate.js'));
 
   const started = Date.now();
-  removeDeadRuns(path.join(ROOT, '.data'));
+  removeDeadRuns(path.join(ROOT, '.data'), isPostmasterOf);
   const dataDir = path.join(ROOT, '.data', `sql-check-${process.pid}`);
   let server;
   try {

@@ -237,9 +237,10 @@ export class Environment {
   MAIL_ACKS_PER_HOUR_PER_ORG = 200;
 
   /**
-   * Addresses that never wrote to it one organization may mail per hour (members, senders of mail
-   * it took in and addresses mailed before do not count); past it a mail waits, and the mail log
-   * says why. Login codes, password resets and address checks never wait.
+   * New addresses one organization may mail per hour (its members and the addresses it mailed
+   * before do not count; a mail received from an address does not make it known, as its sender can
+   * be forged); past it a mail waits, and the mail log says why. Login codes, password resets,
+   * address checks and acknowledgements (capped on their own) never wait.
    */
   @Transform(toInteger)
   @IsInt()

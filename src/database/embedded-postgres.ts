@@ -46,11 +46,27 @@ async function stopOrphanedServer(dataDir: string): Promise<void> {
   const pidFile = path.join(dataDir, 'postmaster.pid');
   if (!existsSync(pidFile)) return;
   const pid = Number((await fs.readFile(pidFile, 'utf8')).split('\n')[0]);
-  if (!Number.isInteger(pid) || pid <= 0 || !isAlive(pid)) return;
+  if (!isPostmasterOf(pid, dataDir)) return;
   process.kill(pid, 'SIGINT');
   const deadline = Date.now() + 15_000;
   while (isAlive(pid) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
   if (isAlive(pid)) throw new Error(`An earlier PostgreSQL (pid ${pid}) still holds ${dataDir}`);
+}
+
+/**
+ * Whether `pid` is a live PostgreSQL server on `dataDir` (its `postgres -D <dataDir>` command
+ * line, where /proc tells; elsewhere, any live process). A `postmaster.pid` outlives its server
+ * when that was killed, and process ids come round again (32768 of them on many Linux systems):
+ * the number alone may name any process by now, even a connection of another PostgreSQL.
+ */
+export function isPostmasterOf(pid: number, dataDir: string): boolean {
+  if (!Number.isInteger(pid) || pid <= 0 || !isAlive(pid)) return false;
+  try {
+    const args = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
+    return args.includes(path.resolve(dataDir)) && args.some((arg) => arg.endsWith('postgres'));
+  } catch {
+    return process.platform !== 'linux';
+  }
 }
 
 /** Whether `pid` is a live Node.js process (where /proc tells; elsewhere, any live process). */

@@ -1,5 +1,4 @@
 import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
-import net, { type AddressInfo } from 'node:net';
 import path from 'node:path';
 import { startValidatingProxy } from './openapi-proxy';
 import { ROOT } from './test-env';
@@ -201,17 +200,6 @@ export async function logged(
   }
 }
 
-/**
- * A port nothing listens on, for an app started at a known PUBLIC_URL (cookie requests from the
- * dashboard need their Origin to be the service's own).
- */
-export function freePort(): Promise<number> {
-  return new Promise<number>((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
+/** A port for an app started at a known PUBLIC_URL (cookie requests from the dashboard need
+ * their Origin to be the service's own). */
+export { freePort } from './local-server';

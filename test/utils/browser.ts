@@ -296,10 +296,12 @@ export async function transitionsSettled(page: Pick<Page, 'evaluate'>): Promise<
   await page.evaluate(SETTLE);
 }
 
-// Page code, as a string: the tests are compiled without the DOM's types.
+// Page code, as strings: the tests are compiled without the DOM's types.
+const TWO_FRAMES = `const twoFrames = () =>
+    new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));`;
+
 const SETTLE = `(async () => {
-  const twoFrames = () =>
-    new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
+  ${TWO_FRAMES}
   // Bounded: a page that restarts a finite animation for ever is measured as it stands.
   for (let round = 0; round < 50; round++) {
     await twoFrames();
@@ -324,8 +326,7 @@ export async function layoutSettled(page: Pick<Page, 'evaluate'>): Promise<void>
 }
 
 const LAYOUT_SETTLED = `(async () => {
-  const twoFrames = () =>
-    new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
+  ${TWO_FRAMES}
   const places = () =>
     [...document.querySelectorAll('button, a, input, select, textarea, [role=button]')]
       .map((el) => { const r = el.getBoundingClientRect(); return r.x + ',' + r.y + ',' + r.width + ',' + r.height; })

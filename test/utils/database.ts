@@ -27,8 +27,16 @@ export async function dropTestDatabase(url: string): Promise<void> {
   }
 }
 
+/**
+ * The test's own connections to its database. An idle one the server ends (a FATAL such as
+ * 57P01 on a connection nobody is using) is dropped by the pool and replaced at the next query,
+ * as the app's own pools do; without a listener node-postgres throws it as an unhandled error
+ * that fails whichever test is running (outbox, once, in a fresh-clone run: docs/testing.md).
+ */
 export function pool(url: string): Pool {
-  return new Pool({ connectionString: url, max: 4 });
+  const db = new Pool({ connectionString: url, max: 4 });
+  db.on('error', (error) => console.warn(`test pool: an idle connection ended: ${error.message}`));
+  return db;
 }
 
 /**

@@ -1,7 +1,11 @@
 import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { Client } from 'pg';
-import { startEmbeddedPostgres, type EmbeddedDatabase } from '../../src/database/embedded-postgres';
+import {
+  isPostmasterOf,
+  startEmbeddedPostgres,
+  type EmbeddedDatabase,
+} from '../../src/database/embedded-postgres';
 import { ROOT, TEMPLATE_DATABASE } from './test-env';
 
 declare global {
@@ -57,10 +61,11 @@ function removeDeadRuns(root: string): void {
     const pid = /^test-(\d+)$/.exec(entry)?.[1];
     if (!pid || alive(Number(pid))) continue;
     // Its PostgreSQL may have outlived it.
-    const postmaster = path.join(root, entry, 'pg', 'postmaster.pid');
+    const databaseDir = path.join(root, entry, 'pg');
+    const postmaster = path.join(databaseDir, 'postmaster.pid');
     if (existsSync(postmaster)) {
       const serverPid = Number(readFileSync(postmaster, 'utf8').split('\n')[0]);
-      if (serverPid > 0 && alive(serverPid)) process.kill(serverPid, 'SIGQUIT');
+      if (isPostmasterOf(serverPid, databaseDir)) process.kill(serverPid, 'SIGQUIT');
     }
     rmSync(path.join(root, entry), { recursive: true, force: true });
   }

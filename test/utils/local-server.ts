@@ -1,4 +1,5 @@
 import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import net from 'node:net';
 
 /** The path of an installed program, or undefined. */
@@ -30,14 +31,53 @@ export function localServerAvailable(options: {
   return false;
 }
 
-/** A TCP port nothing listens on right now. */
-export async function freePort(): Promise<number> {
+/**
+ * The first port the kernel hands out by itself (to `listen(0)` and to every outgoing
+ * connection: the browser's, the database clients', the validating proxies'), from
+ * `ip_local_port_range`; 32768 is Linux's default.
+ */
+function firstEphemeralPort(): number {
+  try {
+    const low = Number(
+      readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').split(/\s+/)[0],
+    );
+    return Number.isInteger(low) && low > 10_000 ? low : 32_768;
+  } catch {
+    return 32_768;
+  }
+}
+
+const WORKER_SLICES = 8;
+const SLICE_SIZE = 1_000;
+const sliceStart =
+  firstEphemeralPort() -
+  (WORKER_SLICES - (Number(process.env.JEST_WORKER_ID ?? 0) % WORKER_SLICES)) * SLICE_SIZE;
+/** Where this test file starts in its slice (a file after it in the same worker starts elsewhere). */
+let nextInSlice = Date.now() % SLICE_SIZE;
+
+function canListen(port: number): Promise<boolean> {
   return new Promise((resolve) => {
-    const server = net.createServer().listen(0, '127.0.0.1', () => {
-      const address = server.address() as net.AddressInfo;
-      server.close(() => resolve(address.port));
-    });
+    const server = net.createServer();
+    server.once('error', () => resolve(false));
+    server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
   });
+}
+
+/**
+ * A TCP port nothing listens on, for a server a test starts on a port it must know beforehand
+ * (an app at its own PUBLIC_URL, redis-server, mariadbd, dovecot, an SMTP door). The port lies
+ * below the kernel's ephemeral range, in a slice of its own for each jest worker: a port from
+ * `listen(0)` stays free only until the kernel hands it to any outgoing connection or other
+ * `listen(0)` in the seconds before the server binds it (an app once failed to start with
+ * EADDRINUSE that way under CI load); no socket is ever given one of these ports by the kernel,
+ * and no other worker chooses from this slice.
+ */
+export async function freePort(): Promise<number> {
+  for (let tried = 0; tried < SLICE_SIZE; tried += 1) {
+    const port = sliceStart + (nextInSlice++ % SLICE_SIZE);
+    if (await canListen(port)) return port;
+  }
+  throw new Error(`no free port in ${sliceStart}-${sliceStart + SLICE_SIZE - 1}`);
 }
 
 /** Whether something accepts connections on a local port now (a server started by a test). */

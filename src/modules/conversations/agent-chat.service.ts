@@ -40,12 +40,6 @@ export interface Actor {
 }
 
 /**
- * One transaction several writes share (a macro's steps): its manager, and the live pushes and
- * timer changes that may only happen once it has committed.
- */
-export type { SharedTransaction };
-
-/**
  * The agent's side of a chat (agent desk and public API): replies and notes, closing and
  * assigning. Each write runs as the acting agent on the locked conversation and commits with its
  * domain event; the live pushes to both sides follow the commit.

@@ -179,9 +179,14 @@ export class InboundMailService {
     ) {
       return false;
     }
+    await this.markDuplicate(id, organizationId);
+    return true;
+  }
+
+  /** Records that another copy of this mail (the same Message-ID) was taken first. */
+  private async markDuplicate(id: string, organizationId: string): Promise<void> {
     await this.store.markRejected(id, 'duplicate', 'duplicate', organizationId);
     this.logger.log({ msg: 'incoming mail already taken (same Message-ID)', id, organizationId });
-    return true;
   }
 
   private async openTicket(
@@ -362,8 +367,7 @@ export class InboundMailService {
       });
     } catch (error) {
       if (!isMessageIdTaken(error) && !(error instanceof MailNoLongerReceived)) throw error;
-      await this.store.markRejected(id, 'duplicate', 'duplicate', organizationId);
-      this.logger.log({ msg: 'incoming mail already taken (same Message-ID)', id, organizationId });
+      await this.markDuplicate(id, organizationId);
       return DUPLICATE;
     }
   }
