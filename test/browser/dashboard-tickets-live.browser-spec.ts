@@ -8,6 +8,7 @@ import {
   screenshotOnFailure,
   seriousAxeViolations,
   type TestBrowser,
+  transitionsSettled,
 } from '../utils/browser';
 import { type DashboardSuite, startDashboardSuite } from '../utils/dashboard-suite';
 
@@ -97,6 +98,7 @@ describeIfBrowser('the dashboard: tickets live and the customer’s history', ()
   async function pictures(on: Page, name: string) {
     for (const width of [1440, 390]) {
       await on.setViewportSize({ width, height: 900 });
+      await transitionsSettled(on); // the navigation slides away at a phone's width
       await on.screenshot({ path: `${SHOTS}/${name}-${width}.png`, fullPage: true });
     }
     await on.setViewportSize({ width: 1440, height: 900 });
@@ -212,5 +214,45 @@ describeIfBrowser('the dashboard: tickets live and the customer’s history', ()
     await customer.getByRole('link', { name: /Refund for the parcel/ }).waitFor();
     expect(await seriousAxeViolations(p)).toEqual([]);
     await pictures(p, 'ticket-customer-agent');
+  });
+
+  step('the list goes page by page, and a filter starts again at the first page', async () => {
+    const { total } = (await request(app.url).get('/api/agent/tickets').set(asOwner()).expect(200))
+      .body as { total: number };
+    // 53 in all: a full page of 50 and three more.
+    for (let made = total; made < 53; made += 10)
+      await Promise.all(
+        Array.from({ length: Math.min(10, 53 - made) }, (_, i) =>
+          fileTicket({ subject: `Batch ticket ${made + i + 1}`, priority: 'low' }),
+        ),
+      );
+    const p = await logIn(
+      { email: owner.user.email, password: owner.password, name: owner.user.name },
+      '/tickets',
+    );
+    const table = p.getByRole('table', { name: 'Tickets' });
+    const pages = p.getByRole('navigation', { name: 'Pages of Tickets' });
+    await p.getByText('1–50 of 53').waitFor();
+    expect(await table.getByRole('row').count()).toBe(51); // the header and 50 tickets
+
+    await pages.getByRole('button', { name: 'Next page' }).click();
+    await p.getByText('51–53 of 53').waitFor();
+    expect(new URL(p.url()).searchParams.get('page')).toBe('2');
+    await eventually(async () => (await table.getByRole('row').count()) === 4);
+    expect(await pages.getByRole('button', { name: '2' }).getAttribute('aria-current')).toBe(
+      'page',
+    );
+    expect(await seriousAxeViolations(p)).toEqual([]);
+    await pictures(p, 'tickets-page-2-owner');
+
+    // The address keeps the page: a reload shows the same rows.
+    await p.reload();
+    await p.getByText('51–53 of 53').waitFor();
+
+    // A filter starts again at the first page (the earlier tests' tickets are not low).
+    await p.getByLabel('Priority').selectOption('low');
+    await p.getByText(`1–${53 - total} of ${53 - total}`).waitFor();
+    expect(new URL(p.url()).searchParams.get('page')).toBeNull();
+    expect(await pages.count()).toBe(0);
   });
 });

@@ -30,6 +30,7 @@ export interface KbArticleFilters {
   status?: KbArticle['status'];
   category_id?: number;
   q?: string;
+  page?: number;
 }
 export type Macro = Schemas['MacroDto'];
 export type MacroAction = Schemas['MacroActionDto'];
@@ -50,6 +51,7 @@ export interface TicketFilters {
   priority?: Ticket['priority'];
   assigned_agent_id?: number;
   q?: string;
+  page?: number;
 }
 
 export function useMe() {
@@ -59,6 +61,9 @@ export function useMe() {
     staleTime: 60_000,
   });
 }
+
+/** The rows a page of the tickets or articles table shows (the spec's default for lists). */
+export const LIST_PAGE_SIZE = 50;
 
 /** The most a page of an agent list carries (DESIGN section 3). */
 const PAGE_MAX = 100;

@@ -1,6 +1,12 @@
 export const appMessages = {
   'app.name': 'Support Chat',
   'app.loading': 'Loading…',
+  'app.list.range': '{first}–{last} of {total}',
+  'app.list.pages': 'Pages of {list}',
+  'app.list.first': 'First page',
+  'app.list.previous': 'Previous page',
+  'app.list.next': 'Next page',
+  'app.list.last': 'Last page',
   'app.close': 'Close',
   'app.nav.label': 'Main navigation',
   'app.nav.inbox': 'Inbox',

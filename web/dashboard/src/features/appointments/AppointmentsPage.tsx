@@ -3,10 +3,8 @@ import {
   Badge,
   Box,
   Button,
-  Center,
   Container,
   Group,
-  Loader,
   NativeSelect,
   Paper,
   SegmentedControl,
@@ -20,6 +18,7 @@ import {
 import { useState } from 'react';
 import { useUrlParams } from '../../app/use-url-params';
 import { useSiteNames } from '../../api/queries';
+import { ListBody } from '../../components/ListStates';
 import { t } from '../../i18n';
 import { AppointmentDialog } from './AppointmentDialog';
 import { useAppointments } from './queries';
@@ -150,25 +149,19 @@ export default function AppointmentsPage() {
           {notice}
         </Alert>
       )}
-      {list.isPending && siteId !== undefined ? (
-        <Center p="xl">
-          <Loader role="status" aria-label={t('app.loading')} />
-        </Center>
-      ) : list.isError ? (
-        <Alert color="red" role="alert">
-          {t('appointments.error')}
-        </Alert>
-      ) : view === 'week' ? (
-        <WeekCalendar days={days} rows={rows} onOpen={setEditing} />
-      ) : rows.length === 0 ? (
-        <Paper withBorder radius="md" p="xl">
-          <Text c="dimmed" ta="center">
-            {t('appointments.empty')}
-          </Text>
-        </Paper>
-      ) : (
-        <AppointmentTable rows={rows} onOpen={setEditing} />
-      )}
+      <ListBody
+        loading={list.isPending && siteId !== undefined}
+        failed={list.isError}
+        empty={view !== 'week' && rows.length === 0}
+        errorText={t('appointments.error')}
+        emptyText={t('appointments.empty')}
+      >
+        {view === 'week' ? (
+          <WeekCalendar days={days} rows={rows} onOpen={setEditing} />
+        ) : (
+          <AppointmentTable rows={rows} onOpen={setEditing} />
+        )}
+      </ListBody>
       {editing && (
         <AppointmentDialog
           key={editing.id}

@@ -1,12 +1,9 @@
 import {
-  Alert,
   Anchor,
   Badge,
   Button,
-  Center,
   Container,
   Group,
-  Loader,
   NativeSelect,
   Paper,
   Table,
@@ -21,6 +18,7 @@ import { Link } from 'react-router';
 import { useUrlParams } from '../../app/use-url-params';
 import { type KbArticleFilters, useSiteNames } from '../../api/queries';
 import { shortTime } from '../../components/format';
+import { ListBody, ListPager, pageParam } from '../../components/ListStates';
 import { t } from '../../i18n';
 import {
   KB_LOCALES,
@@ -51,6 +49,7 @@ export function ArticleList() {
     status: KB_STATUSES.find((s) => s === params.get('status')),
     category_id: params.get('category') ? Number(params.get('category')) : undefined,
     q: q || undefined,
+    page: pageParam(params),
   };
   const articles = useKbArticles(filters);
   const allCategories = useAllKbCategories().data ?? [];
@@ -61,8 +60,8 @@ export function ArticleList() {
       (filters.locale === undefined || c.locale === filters.locale),
   );
   const setFilter = (name: string, value: string) =>
-    // A category belongs to one site and language.
-    setParam(name, value, name === 'site' || name === 'locale' ? ['category'] : []);
+    // A category belongs to one site and language; any filter starts again at the first page.
+    setParam(name, value, name === 'site' || name === 'locale' ? ['category', 'page'] : ['page']);
   const rows = articles.data?.data ?? [];
   const categoryName = (id: number | null) =>
     id === null ? '—' : (allCategories.find((c) => c.id === id)?.name ?? '—');
@@ -101,7 +100,10 @@ export function ArticleList() {
             label={t('kb.filter.search')}
             leftSection={<IconSearch size={16} />}
             value={text}
-            onChange={(event) => setText(event.currentTarget.value)}
+            onChange={(event) => {
+              setText(event.currentTarget.value);
+              if (params.has('page')) setFilter('page', '');
+            }}
             type="search"
             miw={200}
           />
@@ -141,21 +143,14 @@ export function ArticleList() {
           />
         </Group>
       </Paper>
-      {articles.isPending && !articles.data ? (
-        <Center p="xl">
-          <Loader role="status" aria-label={t('kb.loading')} />
-        </Center>
-      ) : articles.isError ? (
-        <Alert color="red" role="alert">
-          {t('kb.list.error')}
-        </Alert>
-      ) : rows.length === 0 ? (
-        <Paper withBorder radius="md" p="xl">
-          <Text c="dimmed" ta="center">
-            {t('kb.list.empty')}
-          </Text>
-        </Paper>
-      ) : (
+      <ListBody
+        loading={articles.isPending && !articles.data}
+        loadingLabel={t('kb.loading')}
+        failed={articles.isError}
+        empty={rows.length === 0}
+        errorText={t('kb.list.error')}
+        emptyText={t('kb.list.empty')}
+      >
         <Paper withBorder radius="md">
           <Table.ScrollContainer minWidth={760}>
             <Table highlightOnHover verticalSpacing="sm" aria-label={t('kb.list.label')}>
@@ -220,13 +215,15 @@ export function ArticleList() {
               </Table.Tbody>
             </Table>
           </Table.ScrollContainer>
-          {articles.data && articles.data.total > rows.length && (
-            <Text size="sm" c="dimmed" p="sm">
-              {t('kb.list.more', { shown: rows.length, total: articles.data.total })}
-            </Text>
+          {articles.data && (
+            <ListPager
+              page={articles.data}
+              label={t('kb.list.label')}
+              onPage={(page) => setParam('page', page > 1 ? String(page) : '')}
+            />
           )}
         </Paper>
-      )}
+      </ListBody>
       {sites.length === 0 && siteNames.isSuccess && (
         <Text c="dimmed" mt="md">
           {t('kb.noSites')}

@@ -13,7 +13,6 @@ export const kbMessages = {
   'kb.list.label': 'Articles',
   'kb.list.empty': 'No articles match.',
   'kb.list.error': 'The articles could not be loaded.',
-  'kb.list.more': 'Showing {shown} of {total}; narrow the filters to see others.',
   'kb.col.title': 'Title',
   'kb.col.status': 'Status',
   'kb.col.locale': 'Language',

@@ -1,7 +1,7 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { api, ApiError, unwrap } from '../../api/client';
 import { isDomainReason, reasonSentence } from '../../api/errors';
-import { allPages, type KbArticle, type KbArticleFilters } from '../../api/queries';
+import { LIST_PAGE_SIZE, allPages, type KbArticle, type KbArticleFilters } from '../../api/queries';
 import { keys } from '../../api/keys';
 import { t, type MessageKey } from '../../i18n';
 
@@ -29,7 +29,9 @@ export function useKbArticles(filters: KbArticleFilters) {
     placeholderData: keepPreviousData,
     queryFn: () =>
       unwrap(
-        api.GET('/api/agent/kb/articles', { params: { query: { per_page: 100, ...filters } } }),
+        api.GET('/api/agent/kb/articles', {
+          params: { query: { per_page: LIST_PAGE_SIZE, ...filters } },
+        }),
       ),
   });
 }

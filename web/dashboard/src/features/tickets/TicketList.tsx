@@ -1,12 +1,9 @@
 import {
-  Alert,
   Anchor,
   Badge,
   Button,
-  Center,
   Container,
   Group,
-  Loader,
   NativeSelect,
   SimpleGrid,
   Paper,
@@ -22,6 +19,7 @@ import { Link } from 'react-router';
 import { useUrlParams } from '../../app/use-url-params';
 import { type TicketFilters, useTeamDirectory } from '../../api/queries';
 import { shortTime } from '../../components/format';
+import { ListBody, ListPager, pageParam } from '../../components/ListStates';
 import { t } from '../../i18n';
 import { useTicketAlerts } from '../../app/ticket-alerts';
 import { CreateTicketModal } from './CreateTicketModal';
@@ -49,7 +47,10 @@ export function TicketList() {
     priority: PRIORITIES.find((p) => p === params.get('priority')),
     assigned_agent_id: params.get('assignee') ? Number(params.get('assignee')) : undefined,
     q: q || undefined,
+    page: pageParam(params),
   };
+  /** A filter chosen, or a new search, starts again at the first page. */
+  const choose = (name: string, value: string) => setFilter(name, value, ['page']);
   const tickets = useTickets(filters);
   const alerted = useTicketAlerts();
   const rows = tickets.data?.data ?? [];
@@ -80,44 +81,39 @@ export function TicketList() {
             label={t('tickets.filter.search')}
             leftSection={<IconSearch size={16} />}
             value={text}
-            onChange={(event) => setText(event.currentTarget.value)}
+            onChange={(event) => {
+              setText(event.currentTarget.value);
+              if (params.has('page')) choose('page', '');
+            }}
             type="search"
           />
           <NativeSelect
             label={t('tickets.filter.status')}
             data={[ANY, ...statusOptions]}
             value={filters.status ?? ''}
-            onChange={(event) => setFilter('status', event.currentTarget.value)}
+            onChange={(event) => choose('status', event.currentTarget.value)}
           />
           <NativeSelect
             label={t('tickets.filter.priority')}
             data={[ANY, ...priorityOptions]}
             value={filters.priority ?? ''}
-            onChange={(event) => setFilter('priority', event.currentTarget.value)}
+            onChange={(event) => choose('priority', event.currentTarget.value)}
           />
           <NativeSelect
             label={t('tickets.filter.assignee')}
             data={[ANY, ...agentOptions(team)]}
             value={params.get('assignee') ?? ''}
-            onChange={(event) => setFilter('assignee', event.currentTarget.value)}
+            onChange={(event) => choose('assignee', event.currentTarget.value)}
           />
         </SimpleGrid>
       </Paper>
-      {tickets.isPending && !tickets.data ? (
-        <Center p="xl">
-          <Loader role="status" aria-label={t('app.loading')} />
-        </Center>
-      ) : tickets.isError ? (
-        <Alert color="red" role="alert">
-          {t('tickets.list.error')}
-        </Alert>
-      ) : rows.length === 0 ? (
-        <Paper withBorder radius="md" p="xl">
-          <Text c="dimmed" ta="center">
-            {t('tickets.list.empty')}
-          </Text>
-        </Paper>
-      ) : (
+      <ListBody
+        loading={tickets.isPending && !tickets.data}
+        failed={tickets.isError}
+        empty={rows.length === 0}
+        errorText={t('tickets.list.error')}
+        emptyText={t('tickets.list.empty')}
+      >
         <Paper withBorder radius="md">
           <Table.ScrollContainer minWidth={720}>
             <Table highlightOnHover verticalSpacing="sm" aria-label={t('tickets.list.label')}>
@@ -174,16 +170,15 @@ export function TicketList() {
               </Table.Tbody>
             </Table>
           </Table.ScrollContainer>
-          {tickets.data && tickets.data.total > tickets.data.data.length && (
-            <Text size="sm" c="dimmed" p="sm">
-              {t('tickets.list.more', {
-                shown: tickets.data.data.length,
-                total: tickets.data.total,
-              })}
-            </Text>
+          {tickets.data && (
+            <ListPager
+              page={tickets.data}
+              label={t('tickets.list.label')}
+              onPage={(page) => setFilter('page', page > 1 ? String(page) : '')}
+            />
           )}
         </Paper>
-      )}
+      </ListBody>
       <CreateTicketModal opened={creating} onClose={create.close} team={team} />
     </Container>
   );

@@ -11,7 +11,6 @@ export const ticketsMessages = {
   'tickets.list.label': 'Tickets',
   'tickets.list.empty': 'No tickets match.',
   'tickets.list.error': 'The tickets could not be loaded.',
-  'tickets.list.more': 'Showing the newest {shown} of {total}; narrow the filters to see others.',
   'tickets.col.number': 'Number',
   'tickets.col.subject': 'Subject',
   'tickets.col.status': 'Status',

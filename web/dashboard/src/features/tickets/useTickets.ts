@@ -1,6 +1,6 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { api, unwrap } from '../../api/client';
-import { type TicketFilters } from '../../api/queries';
+import { LIST_PAGE_SIZE, type TicketFilters } from '../../api/queries';
 import { keys } from '../../api/keys';
 
 export function useTickets(filters: TicketFilters) {
@@ -8,7 +8,11 @@ export function useTickets(filters: TicketFilters) {
     queryKey: keys.tickets.list(filters),
     placeholderData: keepPreviousData,
     queryFn: () =>
-      unwrap(api.GET('/api/agent/tickets', { params: { query: { per_page: 100, ...filters } } })),
+      unwrap(
+        api.GET('/api/agent/tickets', {
+          params: { query: { per_page: LIST_PAGE_SIZE, ...filters } },
+        }),
+      ),
   });
 }
 
