@@ -47,6 +47,7 @@ function boot(script: HTMLScriptElement, key: string, service: string): void {
   const handlers: Record<string, Handler[]> = {};
   let readyData: { visitor_id: number } | undefined;
   let open = false;
+  let drawnOpen = false;
   let hello = false;
   let frame: HTMLIFrameElement | undefined;
   let helloTimer: ReturnType<typeof setTimeout> | undefined;
@@ -110,7 +111,11 @@ function boot(script: HTMLScriptElement, key: string, service: string): void {
     // The visible label starts the accessible name (WCAG 2.5.3, label in name).
     const shown = !open && text.textContent ? `${text.textContent} (${labels.open})` : '';
     button.setAttribute('aria-label', shown || (open ? labels.close : labels.open));
-    icon.innerHTML = open ? CLOSE_ICON : CHAT_ICON;
+    // Redrawn only when it changes: a click whose press and release straddle a redraw of the
+    // node under the pointer is lost (the frame's settings arrive, and re-render, just as a
+    // visitor may click). The icon and the label take no pointer events either (style.ts).
+    if (drawnOpen !== open) icon.innerHTML = open ? CLOSE_ICON : CHAT_ICON;
+    drawnOpen = open;
   };
 
   const setOpen = (next: boolean, fromFrame = false) => {

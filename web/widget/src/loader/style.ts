@@ -7,6 +7,7 @@ button{all:initial;box-sizing:border-box;display:flex;align-items:center;justify
 button:hover{transform:scale(1.04)}
 button:focus-visible{outline:3px solid #0f172a;outline-offset:3px}
 .i{display:flex}
+.i,.l{pointer-events:none}
 .l:empty,.open .l{display:none}
 .f{position:absolute;bottom:72px;right:0;width:380px;height:min(640px,calc(100vh - 110px));border-radius:16px;overflow:hidden;box-shadow:0 12px 40px rgba(15,23,42,.3);background:#fff}
 .left .f{right:auto;left:0}
