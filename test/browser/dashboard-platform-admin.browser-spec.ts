@@ -200,6 +200,17 @@ describeIfBrowser('dashboard: platform administration', () => {
         .send({})
         .expect(201);
       await eventually(async () => receiver.received.length > 0);
+      // The test mail given up on, as the server records it, before the console is loaded: on a
+      // slow machine the SMTP answer can come after the page's last load.
+      await eventually(async () => {
+        const log = await request(app.url)
+          .get('/api/agent/mail-log')
+          .set('Authorization', `Bearer ${customer.token}`)
+          .expect(200);
+        return (log.body.data as { kind: string; status: string }[]).some(
+          (mail) => mail.kind === 'test' && mail.status === 'failed',
+        );
+      }, 30_000);
 
       await page.goto(`${service}/admin?tab=failures`);
       const hooks = page.getByRole('table', { name: 'Failing webhook endpoints' });

@@ -83,7 +83,7 @@ export function TicketList() {
             value={text}
             onChange={(event) => {
               setText(event.currentTarget.value);
-              if (params.has('page')) choose('page', '');
+              if (params.has('page')) setFilter('page', '');
             }}
             type="search"
           />
