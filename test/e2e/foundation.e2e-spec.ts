@@ -1,6 +1,8 @@
+import { readFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import request from 'supertest';
 import { type AppProcess, eventually } from '../utils/app-process';
+import { COMMITTED_DOCUMENT } from '../utils/openapi-proxy';
 import { startTestApp, type TestApp } from '../utils/test-app';
 
 const ENVELOPE = {
@@ -150,10 +152,13 @@ describe('foundation: envelope, errors, health, documents', () => {
     expect(all).not.toContain('cookiesecret');
   });
 
-  it('serves the OpenAPI document with the public URL as its server', async () => {
+  it('serves the committed OpenAPI document with the public URL as its server', async () => {
     const res = await request(app.url).get('/api/v1/openapi.json').expect(200);
     expect(res.body.openapi).toMatch(/^3\./);
     expect(res.body.servers).toEqual([{ url: 'https://chat.example.test' }]);
+    // Every suite's responses are checked against the committed document (test/utils/openapi-proxy.ts).
+    const committed = JSON.parse(readFileSync(COMMITTED_DOCUMENT, 'utf8')) as object;
+    expect({ ...res.body, servers: [] }).toEqual(committed);
     expect(Object.keys(res.body.paths)).toEqual(
       expect.arrayContaining(['/health/live', '/health/ready', '/status.json']),
     );

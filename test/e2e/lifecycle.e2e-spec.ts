@@ -228,29 +228,17 @@ describe('configuration', () => {
       expect(statSync(parent).mode & 0o777).toBe(0o700);
     });
 
-    it('starts in a DATA_DIR it creates itself, which its server can enter and only we can list (0711)', async () => {
+    it("starts in a DATA_DIR it creates itself, which its server can enter and only we can list (0711), keeping the database superuser's password out of the shared temp directory", async () => {
       chmodSync(parent, 0o755);
-      const dataDir = path.join(parent, 'created', 'data');
-      const app = await startApp({ DATA_DIR: dataDir });
-      try {
-        await request(app.url).get('/status.json').expect(200);
-      } finally {
-        await app.stop();
-      }
-      expect(statSync(dataDir).mode & 0o777).toBe(0o711);
-      expect(statSync(path.join(parent, 'created')).mode & 0o777).toBe(0o711);
-    });
-
-    it("keeps the database superuser's password out of the shared temp directory", async () => {
       // A temp directory every local user can read, as /tmp is; initdb's password file must not
-      // pass through it (it is written with the process's umask).
-      chmodSync(parent, 0o755);
+      // pass through it (it is written with the process's umask). One start checks both: each
+      // start on a new DATA_DIR runs initdb.
       const shared = path.join(parent, 'tmp');
       mkdirSync(shared);
       chmodSync(shared, 0o1777);
       const created: string[] = [];
       const watcher = watch(shared, (_event, name) => name && created.push(name));
-      const dataDir = path.join(parent, 'data');
+      const dataDir = path.join(parent, 'created', 'data');
       const app = await startApp({ DATA_DIR: dataDir, TMPDIR: shared });
       try {
         await request(app.url).get('/status.json').expect(200);
@@ -258,6 +246,8 @@ describe('configuration', () => {
         watcher.close();
         await app.stop();
       }
+      expect(statSync(dataDir).mode & 0o777).toBe(0o711);
+      expect(statSync(path.join(parent, 'created')).mode & 0o777).toBe(0o711);
       expect(created.filter((name) => name.includes('password'))).toEqual([]);
       // The private directory it used instead is gone.
       expect(readdirSync(dataDir).filter((name) => name.startsWith('init-'))).toEqual([]);

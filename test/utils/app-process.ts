@@ -63,6 +63,15 @@ export const LOOSE_LIMITS: Record<string, string> = {
 };
 
 /**
+ * Node's on-disk cache of compiled code (NODE_COMPILE_CACHE, Node.js 22.1 and later; earlier ones
+ * ignore it): a run starts the service a few hundred times, and after the first start each one
+ * takes the service's and its dependencies' compiled code from here instead of compiling it
+ * again (about a sixth of a start's CPU). Node checks each entry against the source it was made
+ * from, so a rebuilt file is compiled afresh.
+ */
+const COMPILE_CACHE = path.join(ROOT, '.data', 'compile-cache');
+
+/**
  * Starts the compiled service (`dist/src/main.js`, what `npm start` runs) as a child process, on a
  * free port, and resolves once it listens. The tests then talk HTTP to it like any client.
  * `where` starts another build of it (the container recipe's, in a scratch directory).
@@ -82,6 +91,7 @@ export async function startApp(
         PORT: '0',
         HOST: '127.0.0.1',
         LOG_LEVEL: 'info',
+        NODE_COMPILE_CACHE: COMPILE_CACHE,
         WEBHOOK_ALLOW_INSECURE: 'true',
         DATA_LOOKUP_ALLOWED_HOSTS: localOwnerDatabases(env.DATABASE_URL),
         ...LOOSE_LIMITS,

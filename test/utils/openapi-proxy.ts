@@ -1,8 +1,11 @@
 import { keepIdleConnectionsOpen } from '../../src/common/http/keep-alive';
+import { readFileSync } from 'node:fs';
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import path from 'node:path';
 import Ajv, { type ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
+import { ROOT } from './test-env';
 
 type Json = Record<string, unknown>;
 
@@ -27,39 +30,57 @@ function prepare(schema: unknown): unknown {
 }
 
 /**
- * Checks every JSON response against the OpenAPI document the app serves: the route and status
- * must be documented, and the body must match the schema exactly (no undocumented field).
+ * The committed OpenAPI document (openapi/openapi.json): the contract clients rely on. `npm run
+ * check` holds it equal to the document the app builds (`openapi:check`), and foundation checks
+ * that the app serves that document; so every app of a run is checked against it, read and
+ * compiled once per jest worker instead of built by each app it starts.
+ */
+export const COMMITTED_DOCUMENT = path.join(ROOT, 'openapi', 'openapi.json');
+
+interface Contract {
+  operations: Operation[];
+  ajv: Ajv;
+  /** Compiled response schemas by "METHOD template status"; null: no schema. */
+  compiled: Map<string, ValidateFunction | null>;
+}
+
+let contract: Contract | undefined;
+
+function loadContract(): Contract {
+  if (contract) return contract;
+  const document = JSON.parse(readFileSync(COMMITTED_DOCUMENT, 'utf8')) as {
+    paths: Record<
+      string,
+      Record<string, Operation['responses'] extends infer R ? { responses: R } : never>
+    >;
+    components: Json;
+  };
+  const ajv = new Ajv({ strict: false, allErrors: true });
+  addFormats(ajv);
+  ajv.addSchema({ $id: 'doc', components: prepare(document.components) });
+  const operations: Operation[] = [];
+  for (const [template, item] of Object.entries(document.paths)) {
+    const pattern = new RegExp(`^${template.replace(/\{[^}]+\}/g, '[^/]+')}$`);
+    for (const [method, operation] of Object.entries(item)) {
+      operations.push({
+        pattern,
+        method: method.toUpperCase(),
+        template,
+        responses: operation.responses,
+      });
+    }
+  }
+  contract = { operations, ajv, compiled: new Map() };
+  return contract;
+}
+
+/**
+ * Checks every JSON response against the OpenAPI document: the route and status must be
+ * documented, and the body must match the schema exactly (no undocumented field).
  */
 export class OpenApiValidator {
-  private operations: Operation[] = [];
-  private readonly ajv = new Ajv({ strict: false, allErrors: true });
-  private readonly compiled = new Map<string, ValidateFunction | null>();
+  private readonly contract = loadContract();
   readonly violations: string[] = [];
-
-  static async load(appUrl: string): Promise<OpenApiValidator> {
-    const document = (await (await fetch(`${appUrl}/api/v1/openapi.json`)).json()) as {
-      paths: Record<
-        string,
-        Record<string, Operation['responses'] extends infer R ? { responses: R } : never>
-      >;
-      components: Json;
-    };
-    const validator = new OpenApiValidator();
-    addFormats(validator.ajv);
-    validator.ajv.addSchema({ $id: 'doc', components: prepare(document.components) });
-    for (const [template, item] of Object.entries(document.paths)) {
-      const pattern = new RegExp(`^${template.replace(/\{[^}]+\}/g, '[^/]+')}$`);
-      for (const [method, operation] of Object.entries(item)) {
-        validator.operations.push({
-          pattern,
-          method: method.toUpperCase(),
-          template,
-          responses: operation.responses,
-        });
-      }
-    }
-    return validator;
-  }
 
   check(
     method: string,
@@ -69,7 +90,8 @@ export class OpenApiValidator {
     body: string,
   ): void {
     const path = url.split('?')[0];
-    const candidates = this.operations.filter((op) => op.pattern.test(path));
+    const { operations, ajv, compiled } = this.contract;
+    const candidates = operations.filter((op) => op.pattern.test(path));
     if (candidates.length === 0) return; // unknown routes and the raw documents are not API operations
     const operation = candidates.find((op) => op.method === method);
     if (!operation) return; // a wrong method is answered as an unknown route (404)
@@ -86,29 +108,26 @@ export class OpenApiValidator {
       return;
     }
     const key = `${operation.method} ${operation.template} ${status}`;
-    let validate = this.compiled.get(key);
+    let validate = compiled.get(key);
     if (validate === undefined) {
-      validate = this.ajv.compile(prepare(schema) as Json);
-      this.compiled.set(key, validate);
+      validate = ajv.compile(prepare(schema) as Json);
+      compiled.set(key, validate);
     }
     if (validate && !validate(JSON.parse(body))) {
-      this.violations.push(`${name}: ${this.ajv.errorsText(validate.errors)}`);
+      this.violations.push(`${name}: ${ajv.errorsText(validate.errors)}`);
     }
   }
 }
 
 /**
  * A pass-through proxy in front of the app that checks every response it carries against the
- * app's OpenAPI document. `close()` resolves with the violations seen.
+ * OpenAPI document. `close()` resolves with the violations seen.
  */
 export async function startValidatingProxy(
   appUrl: string,
 ): Promise<{ url: string; close(): Promise<string[]> }> {
   const target = new URL(appUrl);
-  // Loaded now, while the app surely runs: a test may kill it right after its last request.
-  const validator = OpenApiValidator.load(appUrl);
-  validator.catch(() => undefined);
-  const checks: Promise<void>[] = [];
+  const validator = new OpenApiValidator();
   const server = http.createServer((req: IncomingMessage, res: ServerResponse) => {
     const upstream = http.request(
       {
@@ -125,16 +144,12 @@ export async function startValidatingProxy(
           const body = Buffer.concat(chunks);
           res.writeHead(answer.statusCode ?? 502, answer.headers);
           res.end(body);
-          checks.push(
-            validator.then((v) =>
-              v.check(
-                req.method ?? 'GET',
-                req.url ?? '/',
-                answer.statusCode ?? 0,
-                answer.headers['content-type'],
-                body.toString('utf8'),
-              ),
-            ),
+          validator.check(
+            req.method ?? 'GET',
+            req.url ?? '/',
+            answer.statusCode ?? 0,
+            answer.headers['content-type'],
+            body.toString('utf8'),
           );
         });
       },
@@ -154,10 +169,7 @@ export async function startValidatingProxy(
     async close() {
       server.closeAllConnections();
       await new Promise((resolve) => server.close(resolve));
-      // Nothing went through: nothing to check (the app may be gone before its document came).
-      if (checks.length === 0) return [];
-      await Promise.allSettled(checks);
-      return [...new Set((await validator).violations)];
+      return [...new Set(validator.violations)];
     },
   };
 }
