@@ -227,9 +227,18 @@ export function createOrganization(databaseUrl) {
   return JSON.parse(output.trim().split('\n').pop());
 }
 
-/** Only what the child needs: no `.env` of the checkout (cwd is elsewhere), no stray variables. */
+/**
+ * Only what the child needs: no `.env` of the checkout (cwd is elsewhere), no stray variables;
+ * Node's compile cache when the run has one (the bench smoke suites pass theirs).
+ */
 function cleanEnv(extra) {
-  return { PATH: process.env.PATH, HOME: process.env.HOME, ...extra };
+  const cache = process.env.NODE_COMPILE_CACHE;
+  return {
+    PATH: process.env.PATH,
+    HOME: process.env.HOME,
+    ...(cache ? { NODE_COMPILE_CACHE: cache } : {}),
+    ...extra,
+  };
 }
 
 /** Spawns a Node server and resolves once `GET <readyPath>` answers 200. */

@@ -69,7 +69,7 @@ export const LOOSE_LIMITS: Record<string, string> = {
  * again (about a sixth of a start's CPU). Node checks each entry against the source it was made
  * from, so a rebuilt file is compiled afresh.
  */
-const COMPILE_CACHE = path.join(ROOT, '.data', 'compile-cache');
+export const COMPILE_CACHE = path.join(ROOT, '.data', 'compile-cache');
 
 /**
  * Starts the compiled service (`dist/src/main.js`, what `npm start` runs) as a child process, on a

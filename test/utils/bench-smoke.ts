@@ -2,6 +2,7 @@ import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { COMPILE_CACHE } from './app-process';
 import { addToError } from './error-context';
 import { adminUrl, ROOT, TEMPLATE_DATABASE } from './test-env';
 
@@ -108,6 +109,8 @@ function runSmoke(smoke: Smoke): Promise<Run> {
         HOME: process.env.HOME,
         ...(process.env.TMPDIR ? { TMPDIR: process.env.TMPDIR } : {}),
         ...(process.env.CHROMIUM_PATH ? { CHROMIUM_PATH: process.env.CHROMIUM_PATH } : {}),
+        // The scripts, and the services they start, compile what the suites' apps compiled.
+        NODE_COMPILE_CACHE: COMPILE_CACHE,
         BENCH_SMOKE: '1',
         BENCH_SKIP_BUILD: '1',
         BENCH_DATABASE_ADMIN_URL: adminUrl(),
