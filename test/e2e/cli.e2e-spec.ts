@@ -1,24 +1,13 @@
-import { spawnSync } from 'node:child_process';
 import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import request from 'supertest';
 import { startApp } from '../utils/app-process';
-import { ROOT } from '../utils/test-env';
+import { runCli } from '../utils/cli';
 import { ABILITIES } from '../../src/common/auth/auth.types';
 
 function cli(dataDir: string, ...args: string[]) {
-  return spawnSync(process.execPath, [path.join(ROOT, 'dist', 'src', 'cli', 'main.js'), ...args], {
-    cwd: ROOT,
-    env: {
-      PATH: process.env.PATH,
-      HOME: process.env.HOME,
-      DATA_DIR: dataDir,
-      PASSWORD_SCRYPT_N: '16384',
-    },
-    encoding: 'utf8',
-    timeout: 60_000,
-  });
+  return runCli(args, { DATA_DIR: dataDir, PASSWORD_SCRYPT_N: '1024' });
 }
 
 describe('platform CLI against the embedded database', () => {

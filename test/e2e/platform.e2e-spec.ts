@@ -1,6 +1,4 @@
-import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import path from 'node:path';
 import { createPostgresBackend, Queue, setDefaultBackendFactory } from 'bullmq';
 import type { Pool } from 'pg';
 import request from 'supertest';
@@ -12,10 +10,10 @@ import {
   uniqueEmail,
 } from '../factories/identity';
 import { type AppProcess, eventually, startApp } from '../utils/app-process';
+import { runCli } from '../utils/cli';
 import { createTestDatabase, dropTestDatabase, pool } from '../utils/database';
 import { linkIn, type SmtpCapture, startSmtp, subjectIs } from '../utils/smtp';
 import { startReceiver } from '../utils/webhook-receiver';
-import { ROOT } from '../utils/test-env';
 
 interface Login {
   email: string;
@@ -91,13 +89,7 @@ describe('platform administration', () => {
       .rows[0].login_id;
 
   /** `npm run cli -- ...` on this suite's database. */
-  const cli = (...args: string[]) =>
-    spawnSync(process.execPath, [path.join(ROOT, 'dist', 'src', 'cli', 'main.js'), ...args], {
-      cwd: ROOT,
-      env: { PATH: process.env.PATH, HOME: process.env.HOME, DATABASE_URL: databaseUrl },
-      encoding: 'utf8',
-      timeout: 60_000,
-    });
+  const cli = (...args: string[]) => runCli(args, { DATABASE_URL: databaseUrl });
 
   const logIn = async (email: string, password: string) => {
     const res = await request(app.url)

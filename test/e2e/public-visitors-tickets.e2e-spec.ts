@@ -1,5 +1,3 @@
-import { spawnSync } from 'node:child_process';
-import path from 'node:path';
 import type { Pool } from 'pg';
 import request from 'supertest';
 import { createVisitor, type VisitorRecord } from '../factories/chat';
@@ -11,8 +9,8 @@ import {
   type Registered,
 } from '../factories/identity';
 import type { AppProcess } from '../utils/app-process';
+import { runCli } from '../utils/cli';
 import { startTestApp, type TestApp } from '../utils/test-app';
-import { ROOT } from '../utils/test-env';
 
 const TICKET_NUMBER = /^TKT-(\d{4})-(\d{6})$/;
 
@@ -107,11 +105,9 @@ describe('public API: visitors and tickets', () => {
   };
 
   const setPlan = (organizationId: number, plan: string) => {
-    const result = spawnSync(
-      process.execPath,
-      [path.join(ROOT, 'dist', 'src', 'cli', 'main.js'), 'org:plan', String(organizationId), plan],
-      { env: { PATH: process.env.PATH, DATABASE_URL: databaseUrl }, encoding: 'utf8' },
-    );
+    const result = runCli(['org:plan', String(organizationId), plan], {
+      DATABASE_URL: databaseUrl,
+    });
     expect(result.stderr).toBe('');
     expect(result.status).toBe(0);
   };

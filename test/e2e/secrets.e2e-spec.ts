@@ -1,4 +1,3 @@
-import { spawnSync } from 'node:child_process';
 import { createCipheriv, createHmac, hkdfSync, randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -7,10 +6,10 @@ import type { Pool } from 'pg';
 import request from 'supertest';
 import { createApiKey, registerOrganization, type Registered } from '../factories/identity';
 import { type AppProcess, eventually, startApp } from '../utils/app-process';
+import { runCli } from '../utils/cli';
 import { agentOf } from '../utils/data-lookup-client';
 import { createTestDatabase, dropTestDatabase, pool } from '../utils/database';
 import { createOwnerDatabase, type OwnerDatabase, shopSettings } from '../utils/owner-database';
-import { ROOT } from '../utils/test-env';
 import { startReceiver } from '../utils/webhook-receiver';
 
 /** A value as releases before key ids sealed it: `v1.<iv>.<tag>.<data>` under a raw key. */
@@ -174,23 +173,12 @@ describe('secrets', () => {
   it('re-seals everything under a new key with secrets:rotate', async () => {
     const oldKey = readFileSync(path.join(dataDir, 'secrets.key'), 'utf8').trim();
     const newKey = randomBytes(32).toString('hex');
-    const rotate = spawnSync(
-      process.execPath,
-      [path.join(ROOT, 'dist', 'src', 'cli', 'main.js'), 'secrets:rotate'],
-      {
-        cwd: ROOT,
-        env: {
-          PATH: process.env.PATH,
-          HOME: process.env.HOME,
-          DATABASE_URL: databaseUrl,
-          DATA_DIR: dataDir,
-          SECRETS_KEY: newKey,
-          SECRETS_KEY_PREVIOUS: oldKey,
-        },
-        encoding: 'utf8',
-        timeout: 60_000,
-      },
-    );
+    const rotate = runCli(['secrets:rotate'], {
+      DATABASE_URL: databaseUrl,
+      DATA_DIR: dataDir,
+      SECRETS_KEY: newKey,
+      SECRETS_KEY_PREVIOUS: oldKey,
+    });
     expect(rotate.stderr).toBe('');
     expect(rotate.stdout).toContain('re-sealed 2 stored secret(s)');
     expect(rotate.status).toBe(0);

@@ -1,10 +1,8 @@
-import { spawnSync } from 'node:child_process';
-import path from 'node:path';
 import request from 'supertest';
 import { registerOrganization } from '../factories/identity';
 import type { AppProcess } from '../utils/app-process';
+import { runCli } from '../utils/cli';
 import { startTestApp, type TestApp } from '../utils/test-app';
-import { ROOT } from '../utils/test-env';
 
 describe('widget config and the subscription grace period', () => {
   let suite: TestApp;
@@ -18,16 +16,9 @@ describe('widget config and the subscription grace period', () => {
   afterAll(() => suite?.stop());
 
   const setSubscription = (organizationId: number, value: string) => {
-    const result = spawnSync(
-      process.execPath,
-      [
-        path.join(ROOT, 'dist', 'src', 'cli', 'main.js'),
-        'org:subscription',
-        String(organizationId),
-        value,
-      ],
-      { env: { PATH: process.env.PATH, DATABASE_URL: databaseUrl }, encoding: 'utf8' },
-    );
+    const result = runCli(['org:subscription', String(organizationId), value], {
+      DATABASE_URL: databaseUrl,
+    });
     expect(result.stderr).toBe('');
   };
 

@@ -1,14 +1,12 @@
-import { spawnSync } from 'node:child_process';
 import { createHmac, hkdfSync, randomBytes } from 'node:crypto';
-import path from 'node:path';
 import type { Pool } from 'pg';
 import request from 'supertest';
 import { outboxEvents } from '../factories/conversations';
 import { registerOrganization, type Registered } from '../factories/identity';
 import { type AppProcess, eventually } from '../utils/app-process';
+import { runCli } from '../utils/cli';
 import { startTestApp, type TestApp } from '../utils/test-app';
 import { connect, type TestSocket } from '../utils/sockets';
-import { ROOT } from '../utils/test-env';
 
 interface Session {
   visitor_uid: string;
@@ -59,11 +57,7 @@ describe('widget API', () => {
 
   /** Runs a platform administration command (`org:plan`, `org:subscription`) of the CLI. */
   const cli = (...args: string[]) => {
-    const result = spawnSync(
-      process.execPath,
-      [path.join(ROOT, 'dist', 'src', 'cli', 'main.js'), ...args],
-      { env: { PATH: process.env.PATH, DATABASE_URL: databaseUrl }, encoding: 'utf8' },
-    );
+    const result = runCli(args, { DATABASE_URL: databaseUrl });
     expect(result.stderr).toBe('');
     expect(result.status).toBe(0);
   };
