@@ -3,6 +3,7 @@ import { Queue } from 'bullmq';
 import { io, type Socket } from 'socket.io-client';
 import request from 'supertest';
 import { QueueName } from '../../src/queue/queue-names';
+import { CatchUpCursor } from '../../web/shared/catch-up';
 import { createApiKey, registerOrganization, type Registered } from '../factories/identity';
 import { type AppProcess, eventually, startApp } from '../utils/app-process';
 import { startBalancer } from '../utils/balancer';
@@ -32,6 +33,8 @@ interface Listener {
   name: string;
   socket: Socket;
   seen: Set<number>;
+  /** Where a catch-up starts, as the dashboard and the widget keep it. */
+  cursor: CatchUpCursor;
   disconnects: string[];
   connects: number;
 }
@@ -98,7 +101,10 @@ describeWithRedis('graceful deploys: SIGTERM to one of two instances mid-load', 
     await dropTestDatabase(databaseUrl);
   });
 
-  /** A socket through the balancer that reconnects by itself and `sync`s after each reconnect. */
+  /**
+   * A socket through the balancer that reconnects by itself and catches up after each reconnect
+   * as the dashboard does: `sync` page by page from its `CatchUpCursor`.
+   */
   const listen = (name: string, namespace: '/agent' | '/widget', token: string) =>
     new Promise<Listener>((resolve, reject) => {
       const socket = io(`${balancer.url}${namespace}`, {
@@ -109,21 +115,36 @@ describeWithRedis('graceful deploys: SIGTERM to one of two instances mid-load', 
         reconnectionDelayMax: 1000,
         extraHeaders: { 'x-client': name },
       });
-      const listener: Listener = { name, socket, seen: new Set(), disconnects: [], connects: 0 };
-      socket.on('message.created', (message: { id: number }) => listener.seen.add(message.id));
+      const listener: Listener = {
+        name,
+        socket,
+        seen: new Set(),
+        cursor: new CatchUpCursor(),
+        disconnects: [],
+        connects: 0,
+      };
+      const see = (id: number) => {
+        listener.seen.add(id);
+        listener.cursor.saw(id);
+      };
+      const catchUp = async () => {
+        for (let after = listener.cursor.afterId; ;) {
+          const answer = (await socket
+            .timeout(10_000)
+            .emitWithAck('sync', { after_id: after })
+            .catch(() => undefined)) as { data?: { id: number }[] } | undefined;
+          const rows = answer?.data ?? [];
+          if (rows.length === 0) return;
+          rows.forEach((message) => see(message.id));
+          after = rows[rows.length - 1].id;
+        }
+      };
+      socket.on('message.created', (message: { id: number }) => see(message.id));
       socket.on('disconnect', (reason) => listener.disconnects.push(reason));
       socket.on('connect', () => {
         listener.connects += 1;
         if (listener.connects === 1) return resolve(listener);
-        const after = Math.max(0, ...listener.seen);
-        void (
-          socket.timeout(10_000).emitWithAck('sync', { after_id: after }) as Promise<{
-            data: { id: number }[];
-          }>
-        ).then(
-          (answer) => answer.data.forEach((message) => listener.seen.add(message.id)),
-          () => undefined,
-        );
+        void catchUp();
       });
       socket.once('connect_error', (error) => {
         if (listener.connects === 0) reject(error);

@@ -5,6 +5,7 @@ import { addMember, registerOrganization, type Registered } from '../factories/i
 import { type AppProcess, eventually } from '../utils/app-process';
 import { startTestApp, type TestApp } from '../utils/test-app';
 import { connect, type TestSocket } from '../utils/sockets';
+import { CatchUpCursor, SETTLE_MS } from '../../web/shared/catch-up';
 
 interface Session {
   visitor_uid: string;
@@ -396,6 +397,69 @@ describe('live chat: widget, inbox and real time', () => {
       .set(agent())
       .expect(200);
     expect(org2.body.data.map((m: { id: number }) => m.id)).toEqual(replies);
+  });
+
+  it('catches up on a message whose transaction committed after a later message was pushed', async () => {
+    // Message ids are drawn when a message is stored and become visible when its transaction
+    // commits, in another order under load: here `late` is stored in a transaction held open
+    // while another conversation's message is stored and pushed.
+    const [held, later] = await Promise.all([init(), init()]);
+    for (const session of [held, later]) {
+      await request(app.url)
+        .post('/api/widget/messages')
+        .set('Authorization', `Bearer ${session.session_token}`)
+        .send({ body: 'Opening' })
+        .expect(201);
+    }
+    const inbox = await open('/agent', org.token);
+    // The inbox has seen everything up to now, a minute ago (catch-up.ts).
+    let clock = 0;
+    const cursor = new CatchUpCursor(SETTLE_MS, () => clock);
+    const { rows: newest } = await db.query<{ id: string }>(
+      'SELECT max(id) AS id FROM messages WHERE organization_id = $1',
+      [org.organization.id],
+    );
+    cursor.saw(Number(newest[0].id));
+    clock += SETTLE_MS;
+
+    const client = await db.connect();
+    let late: number;
+    let pushed: number;
+    try {
+      await client.query('BEGIN');
+      late = Number(
+        (
+          await client.query<{ id: string }>(
+            `INSERT INTO messages (organization_id, conversation_id, sender_type, body)
+             VALUES ($1, $2, 'visitor', 'Stored first, visible last') RETURNING id`,
+            [org.organization.id, held.conversation_id],
+          )
+        ).rows[0].id,
+      );
+      const res = await request(app.url)
+        .post('/api/widget/messages')
+        .set('Authorization', `Bearer ${later.session_token}`)
+        .send({ body: 'Stored second, visible first' })
+        .expect(201);
+      pushed = (res.body as { id: number }).id;
+      expect(pushed).toBeGreaterThan(late);
+      await inbox.next<{ id: number }>('message.created', (m) => m.id === pushed);
+      cursor.saw(pushed);
+      await client.query('COMMIT');
+    } finally {
+      client.release();
+    }
+
+    // The connection dropped before `late` became visible, so no push brought it. Asking for
+    // everything after the newest id seen skips it for good...
+    const afterNewest = await inbox.ask<{ data: { id: number }[] }>('sync', { after_id: pushed });
+    expect(afterNewest.data.map((m) => m.id)).not.toContain(late);
+    // ...while a catch-up from the cursor brings it, and only it is new.
+    const answer = await inbox.ask<{ data: { id: number }[] }>('sync', {
+      after_id: cursor.afterId,
+    });
+    const fresh = answer.data.map((m) => m.id).filter((id) => cursor.isNew(id));
+    expect(fresh).toEqual([late]);
   });
 
   it('assigns, filters by assignee, and keeps list totals right through every transition', async () => {

@@ -23,7 +23,8 @@ export interface ConversationPush {
  * Pushes chat events to connected widgets (`/widget`, one room per visitor) and agents (`/agent`,
  * one room per organization). With the Redis adapter a push reaches sockets on every instance.
  * Pushes are best effort and happen after the commit; a client that missed one catches up by
- * asking for everything after the last message id it saw (`sync`, or the HTTP `after_id`).
+ * asking for everything after a message id (`sync`, or the HTTP `after_id`); as ids need not
+ * become visible in their order, the clients ask from a minute back (web/shared/catch-up.ts).
  * Until the gateways attach their namespaces (the CLI, the OpenAPI preview) pushes go nowhere.
  * Every event and its payload are in `socket-events.ts`, which the web apps import too.
  */

@@ -1,6 +1,7 @@
 import type { QueryClient } from '@tanstack/react-query';
 import { io, type Socket } from 'socket.io-client';
 import type {
+  Ack,
   AgentPushes,
   AgentRequests,
   AppointmentBookedPush,
@@ -12,6 +13,7 @@ import type {
   TypingPush,
   VisitorPagePush,
 } from '../../../../src/modules/realtime/socket-events';
+import { CatchUpCursor } from '../../../shared/catch-up';
 import { type ChatMessage, type ConversationDetail, type UnreadCounts } from './queries';
 import { keys } from './keys';
 
@@ -34,6 +36,7 @@ type AgentSocket = Socket<Listeners<AgentPushes>, Emitters<AgentRequests>>;
 
 /** After the server closed the socket: how long before asking again. */
 const SERVER_DROP_RETRY_MS = 1_000;
+const ACK_TIMEOUT_MS = 10_000;
 
 type Listener<E extends keyof AgentEvents> = (data: AgentEvents[E]) => void;
 
@@ -45,8 +48,8 @@ type Listener<E extends keyof AgentEvents> = (data: AgentEvents[E]) => void;
 class AgentChannel {
   private socket: AgentSocket | undefined;
   private readonly listeners = new Map<keyof AgentEvents, Set<(data: never) => void>>();
-  /** The highest message id seen: a reconnect asks `sync` for everything after it. */
-  private lastMessageId = 0;
+  /** The messages seen: where a reconnect's `sync` starts, and which answers are new. */
+  private readonly seen = new CatchUpCursor();
 
   start(queryClient: QueryClient): void {
     if (this.socket) return;
@@ -56,7 +59,7 @@ class AgentChannel {
       this.emitLocal('connected', true);
       // The rooms are joined before `connect`: from here on every message is pushed. What came
       // before (a drop, or the lists fetched while the first connection was being made) is read.
-      if (this.lastMessageId > 0) this.catchUp(queryClient);
+      if (!this.seen.empty) void this.catchUp(queryClient);
       else void queryClient.invalidateQueries({ queryKey: keys.conversations.all });
       // Tickets changed while the link was down: the lists and open tickets read again.
       void queryClient.invalidateQueries({ queryKey: keys.tickets.all });
@@ -73,8 +76,8 @@ class AgentChannel {
       }
     });
     socket.on('message.created', (message) => {
+      this.seen.saw(message.id);
       applyMessage(queryClient, message);
-      this.lastMessageId = Math.max(this.lastMessageId, message.id);
       this.emitLocal('message.created', message);
     });
     socket.on('conversation.updated', (update) => {
@@ -108,7 +111,7 @@ class AgentChannel {
 
   /** Remembers a message id already shown (loaded over HTTP), so catch-up starts after it. */
   saw(messageId: number): void {
-    this.lastMessageId = Math.max(this.lastMessageId, messageId);
+    this.seen.saw(messageId);
   }
 
   typing(conversationId: number, isTyping: boolean): void {
@@ -132,15 +135,28 @@ class AgentChannel {
     for (const listener of this.listeners.get(event) ?? []) (listener as Listener<E>)(data);
   }
 
-  /** After a drop: every message after the last one seen, then fresh lists. */
-  private catchUp(queryClient: QueryClient): void {
-    this.socket?.emit('sync', { after_id: this.lastMessageId }, (answer) => {
-      for (const message of answer.data ?? []) {
+  /** After a drop: every message not seen yet, page by page (catch-up.ts), then fresh lists. */
+  private async catchUp(queryClient: QueryClient): Promise<void> {
+    const socket = this.socket;
+    let after = this.seen.afterId;
+    for (;;) {
+      const answer = socket?.connected
+        ? ((await socket
+            .timeout(ACK_TIMEOUT_MS)
+            .emitWithAck('sync', { after_id: after })
+            .catch(() => undefined)) as Ack<ChatMessage[]> | undefined)
+        : undefined;
+      // Pages until one comes back empty (or the link went again: the next connect goes on).
+      const rows = answer?.data ?? [];
+      if (rows.length === 0) break;
+      for (const message of rows) {
+        if (!this.seen.isNew(message.id)) continue;
+        this.seen.saw(message.id);
         applyMessage(queryClient, message);
-        this.lastMessageId = Math.max(this.lastMessageId, message.id);
       }
-      void queryClient.invalidateQueries({ queryKey: keys.conversations.all });
-    });
+      after = rows[rows.length - 1].id;
+    }
+    void queryClient.invalidateQueries({ queryKey: keys.conversations.all });
   }
 }
 

@@ -179,11 +179,6 @@ export function chatReducer(state: ChatState, action: ChatAction): ChatState {
   }
 }
 
-/** The newest confirmed message id: where a catch-up (`sync`) continues from. */
-export function lastMessageId(state: ChatState): number {
-  return state.messages.at(-1)?.id ?? 0;
-}
-
 /** Messages from the other side the visitor has not seen yet. */
 export function unreadCount(state: ChatState): number {
   return state.messages.filter((m) => m.sender_type !== 'visitor' && m.id > state.readUpTo).length;

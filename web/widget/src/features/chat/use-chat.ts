@@ -1,13 +1,8 @@
 import { useCallback, useEffect, useReducer, useRef, useState } from 'preact/hooks';
 import type { ChatMessage } from '../../api/client';
 import { connectWidget, type Ack, type WidgetSocket } from '../../api/socket';
-import {
-  chatReducer,
-  initialChat,
-  lastMessageId,
-  type Message,
-  unreadCount,
-} from '../../frame/chat-state';
+import { CatchUpCursor } from '../../../../shared/catch-up';
+import { chatReducer, initialChat, type Message, unreadCount } from '../../frame/chat-state';
 import { toHost } from '../../frame/host';
 import { session } from '../../frame/session';
 
@@ -64,6 +59,8 @@ export function useChat(options: {
   handlers.current = { onRefused, onAgentsOnline, onErased };
   const outbox = useRef<Outgoing[]>([]);
   const flushing = useRef(false);
+  /** The messages seen: where a reconnect's catch-up starts (catch-up.ts). */
+  const seen = useRef(new CatchUpCursor());
 
   /** Sends one message and says how it went; nothing is dispatched here. */
   const deliver = useCallback(async (socket: WidgetSocket, item: Outgoing): Promise<Delivery> => {
@@ -77,6 +74,7 @@ export function useChat(options: {
       )
       .catch(() => undefined)) as (Ack<ChatMessage> & { error_code?: string }) | undefined;
     if (answer?.status && answer.data) {
+      seen.current.saw(answer.data.id);
       dispatch({ type: 'sent', clientId: item.clientId, message: answer.data });
       return 'sent';
     }
@@ -117,21 +115,22 @@ export function useChat(options: {
     let dropTimer: ReturnType<typeof setTimeout> | undefined;
 
     const catchUp = async () => {
-      // Everything after the newest message already shown, page by page; known ids merge away.
+      // Everything not seen yet, page by page until one comes back empty; known ids merge away.
+      let after = seen.current.afterId;
       for (;;) {
         const answer = (await socket
           .timeout(ACK_TIMEOUT_MS)
-          .emitWithAck('sync', { after_id: lastMessageId(stateRef.current) })
+          .emitWithAck('sync', { after_id: after })
           .catch(() => undefined)) as Ack<Message[]> | undefined;
         const rows = (answer?.status ? answer.data : undefined) ?? [];
         if (rows.length === 0) return;
-        const before = lastMessageId(stateRef.current);
+        for (const row of rows) seen.current.saw(row.id);
         dispatch({ type: 'received', messages: rows });
         stateRef.current = chatReducer(stateRef.current, {
           type: 'received',
           messages: rows,
         });
-        if (rows.length < 200 || lastMessageId(stateRef.current) === before) return;
+        after = rows[rows.length - 1].id;
       }
     };
 
@@ -155,6 +154,7 @@ export function useChat(options: {
       if (!socket.active) handlers.current.onRefused();
     });
     socket.on('message.created', (message) => {
+      seen.current.saw(message.id);
       dispatch({ type: 'received', messages: [message] });
       if (message.sender_type !== 'visitor') {
         toHost({
