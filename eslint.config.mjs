@@ -73,6 +73,7 @@ const typedSql = SQL_CHECK_DATABASE_URL
               'webhook_deliveries.status': 'DeliveryStatus',
               'api_keys.abilities': 'Ability[]',
               // jsonb
+              'audit_log.changes': 'AuditChanges',
               'content_imports.options': 'ImportOptions',
               'data_lookup_settings.account': 'AccountSettings',
               'data_lookup_settings.rules': 'LookupRule[]',

@@ -22,8 +22,6 @@ export interface PendingNotification {
   detail: string;
 }
 
-const KIND_COLUMNS = AGENT_NOTIFICATION_KINDS.join(', ');
-
 const threadColumns = (thread: NotificationThread) =>
   'conversationId' in thread
     ? { conversationId: thread.conversationId, ticketId: null }
@@ -37,11 +35,15 @@ const threadColumns = (thread: NotificationThread) =>
 export class AgentNotificationsRepository {
   constructor(private readonly dataSource: DataSource) {}
 
+  // A column per kind (AGENT_NOTIFICATION_KINDS), written out: the check compares each statement's
+  // columns with NotificationPreferences, so a kind added there fails it until it is here too.
+
   async preferences(organizationId: string, userId: string): Promise<NotificationPreferences> {
-    const [row] = await sql<NotificationPreferences>(
+    const [row] = await sql(
       this.dataSource,
-      `SELECT ${KIND_COLUMNS} FROM agent_notification_preferences
-       WHERE organization_id = $1 AND user_id = $2`,
+      query<NotificationPreferences>`SELECT new_conversation, conversation_assigned, visitor_reply, missed_chat,
+         ticket_assigned, customer_reply
+       FROM agent_notification_preferences WHERE organization_id = $1 AND user_id = $2`,
       [organizationId, userId],
     );
     return (
@@ -58,22 +60,35 @@ export class AgentNotificationsRepository {
     userId: string,
     changes: Partial<NotificationPreferences>,
   ): Promise<NotificationPreferences> {
-    const values = AGENT_NOTIFICATION_KINDS.map((kind) => changes[kind] ?? null);
-    const [row] = await sql<NotificationPreferences>(
+    const [row] = await sql(
       this.dataSource,
-      `INSERT INTO agent_notification_preferences (user_id, organization_id, ${KIND_COLUMNS})
-       SELECT id, organization_id,
-         ${AGENT_NOTIFICATION_KINDS.map((_, i) => `coalesce($${i + 3}::boolean, true)`).join(', ')}
+      query<NotificationPreferences>`INSERT INTO agent_notification_preferences (user_id, organization_id,
+         new_conversation, conversation_assigned, visitor_reply, missed_chat, ticket_assigned, customer_reply)
+       SELECT id, organization_id, coalesce($3::boolean, true), coalesce($4::boolean, true),
+         coalesce($5::boolean, true), coalesce($6::boolean, true), coalesce($7::boolean, true),
+         coalesce($8::boolean, true)
        FROM users WHERE organization_id = $1 AND id = $2
        ON CONFLICT (user_id) DO UPDATE SET
-         ${AGENT_NOTIFICATION_KINDS.map(
-           (kind, i) =>
-             `${kind} = coalesce($${i + 3}::boolean, agent_notification_preferences.${kind})`,
-         ).join(', ')},
+         new_conversation = coalesce($3::boolean, agent_notification_preferences.new_conversation),
+         conversation_assigned = coalesce($4::boolean, agent_notification_preferences.conversation_assigned),
+         visitor_reply = coalesce($5::boolean, agent_notification_preferences.visitor_reply),
+         missed_chat = coalesce($6::boolean, agent_notification_preferences.missed_chat),
+         ticket_assigned = coalesce($7::boolean, agent_notification_preferences.ticket_assigned),
+         customer_reply = coalesce($8::boolean, agent_notification_preferences.customer_reply),
          updated_at = now()
        WHERE agent_notification_preferences.organization_id = $1
-       RETURNING ${KIND_COLUMNS}`,
-      [organizationId, userId, ...values],
+       RETURNING new_conversation, conversation_assigned, visitor_reply, missed_chat, ticket_assigned,
+         customer_reply`,
+      [
+        organizationId,
+        userId,
+        changes.new_conversation ?? null,
+        changes.conversation_assigned ?? null,
+        changes.visitor_reply ?? null,
+        changes.missed_chat ?? null,
+        changes.ticket_assigned ?? null,
+        changes.customer_reply ?? null,
+      ],
     );
     return row;
   }
@@ -90,17 +105,21 @@ export class AgentNotificationsRepository {
     if (!(AGENT_NOTIFICATION_KINDS as readonly string[]).includes(kind)) {
       throw new Error(`unknown notification kind ${kind}`);
     }
-    return sql<NotifiedAgent>(
+    return sql(
       this.dataSource,
-      `SELECT u.id::text AS id, u.status FROM users u
+      query<NotifiedAgent>`SELECT u.id::text AS id, u.status FROM users u
        LEFT JOIN agent_notification_preferences p
          ON p.user_id = u.id AND p.organization_id = u.organization_id
        WHERE u.organization_id = $1 AND u.removed_at IS NULL
          AND ($2::bigint[] IS NULL OR u.id = ANY($2::bigint[]))
          AND ($3::text[] IS NULL OR u.role = ANY($3::text[]))
-         AND coalesce(p.${kind}, true)
+         AND coalesce(CASE $4::text WHEN 'new_conversation' THEN p.new_conversation
+           WHEN 'conversation_assigned' THEN p.conversation_assigned
+           WHEN 'visitor_reply' THEN p.visitor_reply WHEN 'missed_chat' THEN p.missed_chat
+           WHEN 'ticket_assigned' THEN p.ticket_assigned WHEN 'customer_reply' THEN p.customer_reply
+           END, true)
        ORDER BY u.id`,
-      [organizationId, who.userIds ?? null, who.roles ?? null],
+      [organizationId, who.userIds ?? null, who.roles ?? null, kind],
     );
   }
 

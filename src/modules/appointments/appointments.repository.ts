@@ -82,8 +82,6 @@ export interface AppointmentFilter {
   before?: Date;
 }
 
-const SETTINGS_COLUMNS =
-  'enabled, duration_minutes, buffer_minutes, slot_interval_minutes, advance_days, min_notice_hours, working_hours';
 /** PostgreSQL's answer when an exclusion constraint (here: no overlapping bookings) refuses a row. */
 const EXCLUSION_VIOLATION = '23P01';
 
@@ -146,18 +144,28 @@ export class AppointmentsRepository {
     siteId: string,
     changes: SettingsChanges,
   ): Promise<SettingsRow> {
-    const parameters: unknown[] = [organizationId, siteId];
-    const assignments = ['updated_at = now()'];
-    for (const [column, value] of Object.entries(changes)) {
-      if (value === undefined) continue;
-      parameters.push(column === 'working_hours' ? JSON.stringify(value) : value);
-      assignments.push(`${column} = $${parameters.length}`);
-    }
-    const rows = await sql<SettingsRow>(
+    // A field not given is NULL and keeps its value (every settings column is NOT NULL).
+    const rows = await sql(
       manager,
-      `UPDATE appointment_settings SET ${assignments.join(', ')}
-       WHERE organization_id = $1 AND site_id = $2 RETURNING ${SETTINGS_COLUMNS}`,
-      parameters,
+      handTyped<SettingsRow>`UPDATE appointment_settings SET updated_at = now(),
+         enabled = coalesce($3, enabled), duration_minutes = coalesce($4, duration_minutes),
+         buffer_minutes = coalesce($5, buffer_minutes),
+         slot_interval_minutes = coalesce($6, slot_interval_minutes),
+         advance_days = coalesce($7, advance_days), min_notice_hours = coalesce($8, min_notice_hours),
+         working_hours = coalesce($9::jsonb, working_hours)
+       WHERE organization_id = $1 AND site_id = $2
+       RETURNING enabled, duration_minutes, buffer_minutes, slot_interval_minutes, advance_days, min_notice_hours, working_hours`,
+      [
+        organizationId,
+        siteId,
+        changes.enabled ?? null,
+        changes.duration_minutes ?? null,
+        changes.buffer_minutes ?? null,
+        changes.slot_interval_minutes ?? null,
+        changes.advance_days ?? null,
+        changes.min_notice_hours ?? null,
+        changes.working_hours === undefined ? null : JSON.stringify(changes.working_hours),
+      ],
     );
     return rows[0];
   }

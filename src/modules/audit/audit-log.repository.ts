@@ -4,6 +4,9 @@ import { pageOf, query, sql, type SqlExecutor } from '../../database/sql';
 
 export type AuditActorType = 'user' | 'api_key' | 'system';
 
+/** What an entry changed (`audit_log.changes`, written only by `insert`: always an object). */
+export type AuditChanges = Record<string, unknown>;
+
 export interface AuditLogRow {
   id: string;
   organization_id: string;
@@ -14,7 +17,7 @@ export interface AuditLogRow {
   target_type: string;
   target_id: string | null;
   target_label: string | null;
-  changes: Record<string, unknown>;
+  changes: AuditChanges;
   ip: string | null;
   user_agent: string | null;
   request_id: string | null;
@@ -29,22 +32,16 @@ export interface AuditFilter {
   to?: Date;
 }
 
-const COLUMNS = `id, organization_id, actor_type, actor_id, actor_name, action, target_type,
-  target_id, target_label, changes, ip, user_agent, request_id, created_at`;
-
-function whereOf(organizationId: string, filter: AuditFilter) {
-  const parameters: unknown[] = [organizationId];
-  const clauses = ['organization_id = $1'];
-  const add = (clause: string, value: unknown) => {
-    parameters.push(value);
-    clauses.push(clause.replace('?', `$${parameters.length}`));
-  };
-  if (filter.actorId !== undefined) add('actor_id = ?', filter.actorId);
-  if (filter.action !== undefined) add('action = ?', filter.action);
-  if (filter.targetType !== undefined) add('target_type = ?', filter.targetType);
-  if (filter.from !== undefined) add('created_at >= ?', filter.from);
-  if (filter.to !== undefined) add('created_at <= ?', filter.to);
-  return { where: clauses.join(' AND '), parameters };
+/** The filter's parameters after the organization's ($2 to $6), NULL for a filter not given. */
+function filterParameters(organizationId: string, filter: AuditFilter): unknown[] {
+  return [
+    organizationId,
+    filter.actorId ?? null,
+    filter.action ?? null,
+    filter.targetType ?? null,
+    filter.from ?? null,
+    filter.to ?? null,
+  ];
 }
 
 @Injectable()
@@ -62,7 +59,7 @@ export class AuditLogRepository {
       targetType: string;
       targetId: string | null;
       targetLabel: string | null;
-      changes: Record<string, unknown>;
+      changes: AuditChanges;
       ip: string | null;
       userAgent: string | null;
       requestId: string | null;
@@ -98,27 +95,39 @@ export class AuditLogRepository {
     filter: AuditFilter,
     page: { perPage: number; offset: number },
   ): Promise<{ rows: AuditLogRow[]; total: number }> {
-    const { where, parameters } = whereOf(organizationId, filter);
-    // Put together from the filter given (unchecked); LIMIT and OFFSET follow its parameters.
-    const next = parameters.length;
-    return pageOf<AuditLogRow>(
+    // A filter not given is NULL and folds away: unnamed statements are planned with the values.
+    return pageOf(
       this.dataSource,
       {
-        rows: `SELECT ${COLUMNS} FROM audit_log WHERE ${where}
-          ORDER BY id DESC LIMIT $${next + 1} OFFSET $${next + 2}`,
-        total: `SELECT count(*) AS total FROM audit_log WHERE ${where}`,
+        rows: query<AuditLogRow>`SELECT id, organization_id, actor_type, actor_id, actor_name, action, target_type,
+             target_id, target_label, changes, ip, user_agent, request_id, created_at
+           FROM audit_log WHERE organization_id = $1 AND ($2::bigint IS NULL OR actor_id = $2)
+             AND ($3::text IS NULL OR action = $3) AND ($4::text IS NULL OR target_type = $4)
+             AND ($5::timestamptz IS NULL OR created_at >= $5)
+             AND ($6::timestamptz IS NULL OR created_at <= $6)
+           ORDER BY id DESC LIMIT $7 OFFSET $8`,
+        total: query<{ total: string }>`SELECT count(*) AS total
+           FROM audit_log WHERE organization_id = $1 AND ($2::bigint IS NULL OR actor_id = $2)
+             AND ($3::text IS NULL OR action = $3) AND ($4::text IS NULL OR target_type = $4)
+             AND ($5::timestamptz IS NULL OR created_at >= $5)
+             AND ($6::timestamptz IS NULL OR created_at <= $6)`,
       },
-      parameters,
+      filterParameters(organizationId, filter),
       page,
     );
   }
 
   all(organizationId: string, filter: AuditFilter, limit: number): Promise<AuditLogRow[]> {
-    const { where, parameters } = whereOf(organizationId, filter);
-    return sql<AuditLogRow>(
+    return sql(
       this.dataSource,
-      `SELECT ${COLUMNS} FROM audit_log WHERE ${where} ORDER BY id DESC LIMIT ${Math.trunc(limit)}`,
-      parameters,
+      query<AuditLogRow>`SELECT id, organization_id, actor_type, actor_id, actor_name, action, target_type,
+           target_id, target_label, changes, ip, user_agent, request_id, created_at
+         FROM audit_log WHERE organization_id = $1 AND ($2::bigint IS NULL OR actor_id = $2)
+           AND ($3::text IS NULL OR action = $3) AND ($4::text IS NULL OR target_type = $4)
+           AND ($5::timestamptz IS NULL OR created_at >= $5)
+           AND ($6::timestamptz IS NULL OR created_at <= $6)
+         ORDER BY id DESC LIMIT $7`,
+      [...filterParameters(organizationId, filter), Math.trunc(limit)],
     );
   }
 

@@ -43,7 +43,7 @@ export class PublicTicketsController {
     @ListLink() link: { path: string; query: Record<string, unknown> },
   ) {
     const page = pageRequest(query);
-    const { rows, total } = await this.tickets.summaryPage(
+    const { rows, total } = await this.tickets.page(
       key.organizationId,
       { status: query.status, priority: query.priority },
       page,

@@ -9,93 +9,56 @@ import type {
   TicketFilter,
   TicketListRow,
   TicketRow,
-  TicketSummaryRow,
   TicketActivityKind,
   TicketActivityRow,
   TicketActor,
 } from './ticket-rows';
 
-const LIST_COLUMNS =
-  'id, site_id, visitor_id, ticket_number, subject, status, priority, source, customer_name, customer_email, assigned_agent_id, created_at, updated_at';
-const SUMMARY_COLUMNS = 'id, ticket_number, subject, status, priority, source, created_at';
-const COLUMNS = `${LIST_COLUMNS}, organization_id, description, conversation_id`;
-
-/**
- * `column = $n` for each given field an agent sorts tickets by (a filter's conditions, a change's
- * assignments); the values are appended to `parameters`.
- */
-function deskFields(parameters: unknown[], fields: TicketFilter | TicketChanges): string[] {
-  const columns: [string, unknown][] = [
-    ['status', fields.status],
-    ['priority', fields.priority],
-    ['assigned_agent_id', fields.assignedAgentId],
-  ];
-  return columns
-    .filter(([, value]) => value !== undefined)
-    .map(([column, value]) => {
-      parameters.push(value);
-      return `${column} = $${parameters.length}`;
-    });
-}
-
 @Injectable()
 export class TicketsRepository {
   constructor(private readonly dataSource: DataSource) {}
 
-  /** A page of tickets, newest first, optionally of one status, one priority and one assignee. */
+  /**
+   * A page of tickets, newest first, optionally of one status, one priority and one assignee, with
+   * a search and of one conversation. The total is a sum over the organization's ticket_totals
+   * rows (kept by a trigger for every filter a list has but the search and the conversation), so
+   * it costs the same at a hundred tickets and at a million; with either of those it counts rows.
+   * A filter not given is NULL and folds away: unnamed statements are planned with the values.
+   */
   page(
     organizationId: string,
     filter: TicketFilter,
     page: { perPage: number; offset: number },
   ): Promise<{ rows: TicketListRow[]; total: number }> {
-    return this.pageOf<TicketListRow>(LIST_COLUMNS, organizationId, filter, page);
-  }
-
-  /** The same page with only the columns the public API lists. */
-  summaryPage(
-    organizationId: string,
-    filter: TicketFilter,
-    page: { perPage: number; offset: number },
-  ): Promise<{ rows: TicketSummaryRow[]; total: number }> {
-    return this.pageOf<TicketSummaryRow>(SUMMARY_COLUMNS, organizationId, filter, page);
-  }
-
-  /**
-   * Newest first. The total is a sum over the organization's ticket_totals rows (kept by a
-   * trigger for every filter a list has), so it costs the same at a hundred tickets and at a
-   * million.
-   */
-  private pageOf<T>(
-    columns: string,
-    organizationId: string,
-    filter: TicketFilter,
-    page: { perPage: number; offset: number },
-  ): Promise<{ rows: T[]; total: number }> {
-    const parameters: unknown[] = [organizationId];
-    const conditions = ['organization_id = $1', ...deskFields(parameters, filter)];
-    if (filter.search !== undefined) {
-      parameters.push(escapeLike(filter.search));
-      conditions.push(
-        `(ticket_number || ' ' || subject) ILIKE '%' || $${parameters.length} || '%'`,
-      );
-    }
-    if (filter.conversationId !== undefined) {
-      parameters.push(filter.conversationId);
-      conditions.push(`conversation_id = $${parameters.length}`);
-    }
-    // Put together from the filter given (unchecked); LIMIT and OFFSET follow its parameters.
-    const where = conditions.join(' AND ');
-    const next = parameters.length;
-    return pageOf<T>(
+    const parameters = [
+      organizationId,
+      filter.status ?? null,
+      filter.priority ?? null,
+      filter.assignedAgentId ?? null,
+      filter.search === undefined ? null : escapeLike(filter.search),
+      filter.conversationId ?? null,
+    ];
+    return pageOf(
       this.dataSource,
       {
-        rows: `SELECT ${columns} FROM tickets WHERE ${where}
-          ORDER BY id DESC LIMIT $${next + 1} OFFSET $${next + 2}`,
-        // The kept totals have no search or conversation column: such a list counts its rows.
+        rows: query<TicketListRow>`SELECT id, site_id, visitor_id, ticket_number, subject, status, priority, source,
+            customer_name, customer_email, assigned_agent_id, created_at, updated_at
+          FROM tickets WHERE organization_id = $1 AND ($2::text IS NULL OR status = $2)
+            AND ($3::text IS NULL OR priority = $3) AND ($4::bigint IS NULL OR assigned_agent_id = $4)
+            AND ($5::text IS NULL OR (ticket_number || ' ' || subject) ILIKE '%' || $5 || '%')
+            AND ($6::bigint IS NULL OR conversation_id = $6)
+          ORDER BY id DESC LIMIT $7 OFFSET $8`,
         total:
           filter.search === undefined && filter.conversationId === undefined
-            ? `SELECT coalesce(sum(total), 0) AS total FROM ticket_totals WHERE ${where}`
-            : `SELECT count(*) AS total FROM tickets WHERE ${where}`,
+            ? query<{ total: string }>`SELECT coalesce(sum(total), 0) AS total FROM ticket_totals
+                WHERE organization_id = $1 AND ($2::text IS NULL OR status = $2)
+                  AND ($3::text IS NULL OR priority = $3) AND ($4::bigint IS NULL OR assigned_agent_id = $4)
+                  AND $5::text IS NULL AND $6::bigint IS NULL`
+            : query<{ total: string }>`SELECT count(*) AS total
+                FROM tickets WHERE organization_id = $1 AND ($2::text IS NULL OR status = $2)
+                  AND ($3::text IS NULL OR priority = $3) AND ($4::bigint IS NULL OR assigned_agent_id = $4)
+                  AND ($5::text IS NULL OR (ticket_number || ' ' || subject) ILIKE '%' || $5 || '%')
+                  AND ($6::bigint IS NULL OR conversation_id = $6)`,
       },
       parameters,
       page,
@@ -197,13 +160,21 @@ export class TicketsRepository {
     ticketId: string,
     changes: TicketChanges,
   ): Promise<TicketRow> {
-    const parameters: unknown[] = [organizationId, ticketId];
-    const assignments = ['updated_at = now()', ...deskFields(parameters, changes)];
-    const rows = await sql<TicketRow>(
+    const rows = await sql(
       manager,
-      `UPDATE tickets SET ${assignments.join(', ')} WHERE organization_id = $1 AND id = $2
-       RETURNING ${COLUMNS}`,
-      parameters,
+      query<TicketRow>`UPDATE tickets SET updated_at = now(), status = coalesce($3, status),
+         priority = coalesce($4, priority),
+         assigned_agent_id = CASE WHEN $5::boolean THEN $6::bigint ELSE assigned_agent_id END
+       WHERE organization_id = $1 AND id = $2
+       RETURNING id, site_id, visitor_id, ticket_number, subject, status, priority, source, customer_name, customer_email, assigned_agent_id, created_at, updated_at, organization_id, description, conversation_id`,
+      [
+        organizationId,
+        ticketId,
+        changes.status ?? null,
+        changes.priority ?? null,
+        changes.assignedAgentId !== undefined,
+        changes.assignedAgentId ?? null,
+      ],
     );
     return rows[0];
   }

@@ -100,15 +100,6 @@ export class TicketsService {
     return this.tickets.page(organizationId, filter, page);
   }
 
-  /** The public API's list: the same tickets, fewer columns. */
-  summaryPage(
-    organizationId: string,
-    filter: TicketFilter,
-    page: { perPage: number; offset: number },
-  ) {
-    return this.tickets.summaryPage(organizationId, filter, page);
-  }
-
   /** The ticket with its comments, oldest first, as the other features read it; else 404. */
   async get(organizationId: string, ticketId: string): Promise<TicketThreadRecord> {
     const ticket = await this.tickets.find(organizationId, ticketId);
